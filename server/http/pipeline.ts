@@ -1,5 +1,5 @@
 // The one request pipeline: Fastify's hooks in the order a request meets them, the contract's
-// routes compiled from generated/openapi.json, and the error handler. `installPipeline` lists the
+// routes compiled by codegen (generated/routes.json), and the error handler. `installPipeline` lists the
 // steps; docs/ARCHITECTURE.md walks one request through them.
 import { randomUUID } from "node:crypto";
 import { parse as parseForm } from "node:querystring";
@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValida
 import type { Knex } from "knex";
 import { operations } from "../../generated/operations.js";
 import type { OperationId } from "../../generated/handlers.js";
+import { contractRoutes, type ContractRoute } from "../../generated/routes.js";
 import { checkNamedOrganization, resolveCaller, type CallerDeps } from "../auth/callers.js";
 import { clientAddress } from "../auth/routes.js";
 import type { AuthConfig } from "../auth/config.js";
@@ -24,7 +25,7 @@ import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
 import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedShapes, type ApiVersion } from "./api-versions.js";
-import { contractAjv, contractOperations, readContract, responseValidators, type ContractOperation } from "./contract.js";
+import { contractAjv, readContract, responseValidators } from "./contract.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "./metrics.js";
@@ -104,7 +105,7 @@ function parseJson(req: FastifyRequest, text: string | Buffer, done: (err: Error
 }
 
 /** The contract's methods at a path: a concrete path (`/v1/license-keys/activate`) over the templates it also fits. */
-function allowedMethods(ops: ContractOperation[]): (path: string) => string[] {
+function allowedMethods(ops: ContractRoute[]): (path: string) => string[] {
   const res = ops.map((op) => ({ op, re: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`) }));
   return (path) => {
     const fitting = res.filter((r) => r.re.test(path)).map((r) => r.op);
@@ -120,7 +121,7 @@ function allowedMethods(ops: ContractOperation[]): (path: string) => string[] {
  *   2. onRequest   security headers (server/http/security.ts)
  *   3. onRequest   CORS on the public and portal paths, preflights answered
  *   4. onRequest   the API version of a /v1 request (Polar-Version)
- * A contract operation then (routes compiled from generated/openapi.json):
+ * A contract operation then (its route compiled by codegen, generated/routes.json):
  *   5. body        parsed (JSON, form), then preValidation: authentication, rate limits, portal sections
  *   6. validation  path, query and body by the contract's Ajv (query and path coerced)
  *   7. preHandler  input PostgreSQL cannot store is refused
@@ -133,13 +134,13 @@ export function installPipeline(
   o: PipelineOptions,
   pages: (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
 ): void {
-  const ops = contractOperations(o.contract);
+  const { routes: ops, schemas } = contractRoutes();
   const allowed = allowedMethods(ops);
   const shape = versionedShapes(o.contract);
-  const responseCheck = o.validateResponses ? responseValidators(o.contract, ops) : null;
+  const responseCheck = o.validateResponses ? responseValidators(schemas, ops) : null;
   app.decorateRequest<RequestState | null>("state", null);
   // 6. Validation by the contract's Ajv: the path's and query's strings coerced, a body as sent.
-  const [coercing, strict] = [contractAjv(o.contract, true), contractAjv(o.contract, false)];
+  const [coercing, strict] = [contractAjv(schemas, true), contractAjv(schemas, false)];
   // Each compiled on its first request, as most processes (tests, a CLI) serve a few operations.
   app.setValidatorCompiler(({ schema, httpPart }) => {
     let compiled: ValidateFunction | undefined;
@@ -238,7 +239,7 @@ export function installPipeline(
   };
 
   for (const op of ops) {
-    const operationId = op.operationId as OperationId;
+    const operationId = op.operationId;
     const meta = operations[operationId];
     const handler = handlers[operationId] as (input: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>;
     app.route<{ Params: Record<string, string> }>({
