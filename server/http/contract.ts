@@ -1,7 +1,5 @@
 // The contract as the HTTP layer validates it: the query string read as the contract's parameters,
 // and the Ajv of the routes codegen compiled (generated/routes.json).
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv";
@@ -9,14 +7,7 @@ import type { OperationId } from "../../generated/handlers.js";
 import type { ContractRoute } from "../../generated/routes.js";
 import { isUuid } from "../kit/ids.js";
 
-export const generatedDir = fileURLToPath(new URL("../../generated/", import.meta.url));
-
 type Schema = Record<string, unknown>;
-
-/** The bundled contract (generated/openapi.json), as written. */
-export function readContract() {
-  return JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8"));
-}
 
 /**
  * The query string as the contract reads it: a repeated key is a list (`id=a&id=b`, however many),

@@ -24,8 +24,9 @@ import { ApiError, RequestValidationError, ResourceNotFound } from "../kit/error
 import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
-import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedShapes, type ApiVersion } from "./api-versions.js";
-import { contractAjv, readContract, responseValidators } from "./contract.js";
+import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedShapes, type ApiVersion } from "../kit/api-versions.js";
+import { contractAjv, responseValidators } from "./contract.js";
+import type { readContract } from "../kit/openapi.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "./metrics.js";
