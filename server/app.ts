@@ -8,11 +8,11 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastif
 import fastifyStatic from "@fastify/static";
 import type { Knex } from "knex";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
-import { createHealth, type Health } from "./http/health.js";
+import { createHealth, type Health } from "./observability/health.js";
 import { createRateLimits, type RateLimits } from "./http/rate-limit.js";
 import { trustProxySetting } from "./http/security.js";
 import { buyerPageHeaders } from "./http/buyer-pages.js";
-import { createMetrics, type Metrics } from "./http/metrics.js";
+import { createMetrics, type Metrics } from "./observability/metrics.js";
 import { parseQuery } from "./http/contract.js";
 import { generatedDir, readContract } from "./kit/openapi.js";
 import { installPipeline } from "./http/pipeline.js";
@@ -42,13 +42,13 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** The browser apps served beside the API (server/ui-apps.ts unless told). */
   uiApps?: readonly UiApp[];
-  /** /healthz and /readyz (server/http/health.ts); one over `knex` unless given. */
+  /** /healthz and /readyz (server/observability/health.ts); one over `knex` unless given. */
   health?: Health;
   /** Rate limits (server/http/rate-limit.ts); the environment's policies unless given. */
   rateLimits?: RateLimits;
   /** TRUST_PROXY: which proxies' X-Forwarded-For give the client address. */
   trustProxy?: boolean | number | string;
-  /** Prometheus metrics at /metrics (server/http/metrics.ts); METRICS_TOKEN asks for a bearer token. */
+  /** Prometheus metrics at /metrics (server/observability/metrics.ts); METRICS_TOKEN asks for a bearer token. */
   metrics?: Metrics;
   /** The node:http server to serve on (server/main.ts); Fastify makes its own unless given. */
   serverFactory?: FastifyServerFactory;

@@ -10,7 +10,7 @@ import { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import { authConfigFromEnv } from "./auth/config.js";
 import { createAuth, type BorealisAuth } from "./auth/instance.js";
 import { useTemporalAddress } from "../workflows/client.js";
-import { createHealth } from "./http/health.js";
+import { createHealth } from "./observability/health.js";
 import { createRateLimits, type RateLimitSettings } from "./http/rate-limit.js";
 import { logger } from "./kit/logger.js";
 import type { UiApp } from "./kit/ui-apps.js";

@@ -29,7 +29,7 @@ import { contractAjv, responseValidators } from "./contract.js";
 import type { readContract } from "../kit/openapi.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
-import type { Metrics } from "./metrics.js";
+import type { Metrics } from "../observability/metrics.js";
 import { limitedAuthentication, type RateLimits } from "./rate-limit.js";
 import { installSecurity } from "./security.js";
 
