@@ -9,7 +9,7 @@ import fastifyStatic from "@fastify/static";
 import type { Knex } from "knex";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import { createHealth, type Health } from "./observability/health.js";
-import { createRateLimits, type RateLimits } from "./http/rate-limit.js";
+import { createRateLimits, type RateLimits } from "./kit/rate-limits.js";
 import { trustProxySetting } from "./http/security.js";
 import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./observability/metrics.js";
@@ -44,7 +44,7 @@ export interface AppOptions {
   uiApps?: readonly UiApp[];
   /** /healthz and /readyz (server/observability/health.ts); one over `knex` unless given. */
   health?: Health;
-  /** Rate limits (server/http/rate-limit.ts); the environment's policies unless given. */
+  /** Rate limits (server/kit/rate-limits.ts); the environment's policies unless given. */
   rateLimits?: RateLimits;
   /** TRUST_PROXY: which proxies' X-Forwarded-For give the client address. */
   trustProxy?: boolean | number | string;

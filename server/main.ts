@@ -11,7 +11,7 @@ import { authConfigFromEnv } from "./auth/config.js";
 import { createAuth, type BorealisAuth } from "./auth/instance.js";
 import { useTemporalAddress } from "../workflows/client.js";
 import { createHealth } from "./observability/health.js";
-import { createRateLimits, type RateLimitSettings } from "./http/rate-limit.js";
+import { createRateLimits, type RateLimitSettings } from "./kit/rate-limits.js";
 import { logger } from "./kit/logger.js";
 import type { UiApp } from "./kit/ui-apps.js";
 

@@ -30,7 +30,8 @@ import type { readContract } from "../kit/openapi.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "../observability/metrics.js";
-import { limitedAuthentication, type RateLimits } from "./rate-limit.js";
+import type { RateLimits } from "../kit/rate-limits.js";
+import { limitedAuthentication } from "./rate-limit.js";
 import { installSecurity } from "./security.js";
 
 /** What the pipeline knows of a request, for the steps after it. */
