@@ -11,7 +11,6 @@ import type { OrganizationTokens } from "./organization-access-tokens/verifier.j
 import { createHealth, type Health } from "./observability/health.js";
 import { createRateLimits, type RateLimits } from "./kit/rate-limits.js";
 import { trustProxySetting } from "./http/security.js";
-import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./observability/metrics.js";
 import { parseQuery } from "./http/contract.js";
 import { generatedDir, readContract } from "./kit/openapi.js";
@@ -22,6 +21,7 @@ import { emailLinkRoutes } from "./emails/invoice-link.js";
 import { stripeWebhookRoutes } from "./checkouts/stripe-webhook.js";
 import { sandboxRoutes } from "./checkouts/sandbox-authenticate.js";
 import { uiAppPages, type UiApp } from "./kit/ui-apps.js";
+import { buyerPageHeaders } from "./buyer-pages.js";
 import { UI_APPS } from "./ui-apps.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";

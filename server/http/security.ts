@@ -115,43 +115,6 @@ export function installSecurity(app: FastifyInstance, o: { docsHtmlPath: string;
   app.register(fastifyCors, { delegator });
 }
 
-/** An answer being written: a Fastify reply. */
-interface Answer {
-  getHeader(name: string): unknown;
-  header(name: string, value: string): unknown;
-}
-
-/** Lets the page being answered be framed by `origin` alone (the hosted checkout, by its embed_origin). */
-export function frameableBy(res: Answer, origin: string | null): void {
-  const csp = String(res.getHeader("Content-Security-Policy") ?? "");
-  const ancestors = origin ? `frame-ancestors ${origin}` : "frame-ancestors 'none'";
-  res.header(
-    "Content-Security-Policy",
-    csp.includes("frame-ancestors") ? csp.replace(/frame-ancestors [^;]*/, ancestors) : `${csp};${ancestors}`,
-  );
-}
-
-/** Stripe.js and its Payment Element (the checkout's and the portal's card fields), as Stripe documents them for a CSP. */
-const STRIPE_SOURCES: Record<string, string[]> = {
-  "script-src": ["https://js.stripe.com"],
-  "frame-src": ["https://js.stripe.com", "https://hooks.stripe.com"],
-  "connect-src": ["https://api.stripe.com"],
-};
-
-/** Lets the page being answered load Stripe.js, its frames and its API (and nothing else beyond our own). */
-export function allowStripe(res: Answer): void {
-  const directives = String(res.getHeader("Content-Security-Policy") ?? "")
-    .split(";")
-    .map((d) => d.trim())
-    .filter(Boolean);
-  for (const [name, sources] of Object.entries(STRIPE_SOURCES)) {
-    const at = directives.findIndex((d) => d.split(/\s+/)[0] === name);
-    if (at >= 0) directives[at] = `${directives[at]} ${sources.join(" ")}`;
-    else directives.push(`${name} 'self' ${sources.join(" ")}`);
-  }
-  res.header("Content-Security-Policy", directives.join(";"));
-}
-
 /** TRUST_PROXY: a hop count ("1"), "true", or addresses / subnets (Fastify's `trustProxy`); unset: the socket's address is the client's. */
 export function trustProxySetting(env?: Env): boolean | number | string | undefined {
   const v = setting("TRUST_PROXY", env);
