@@ -4,7 +4,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from "node:net";
 import type { Knex } from "knex";
 import { createApp } from "./app.js";
-import { errorBody } from "./http/errors.js";
+import { errorBody } from "./kit/errors.js";
 import { connectionUrl } from "./kit/db.js";
 import { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import { authConfigFromEnv } from "./auth/config.js";
