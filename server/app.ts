@@ -10,7 +10,6 @@ import type { Knex } from "knex";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import type { Health } from "./observability/health.js";
 import type { RateLimits } from "./kit/rate-limits.js";
-import { trustProxySetting } from "./http/security.js";
 import { createMetrics } from "./observability/metrics.js";
 import { parseQuery } from "./http/contract.js";
 import { generatedDir, readContract } from "./kit/openapi.js";
@@ -61,7 +60,7 @@ export function createApp({
   serverFactory,
   clientErrorHandler,
 }: AppOptions): FastifyInstance<Server> {
-  const trustProxy = trustProxySetting();
+  const trustProxy = setting("TRUST_PROXY");
   const metrics = createMetrics(knex, { token: setting("METRICS_TOKEN") });
   const app = Fastify<Server>({
     serverFactory,

@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import fastifyCors, { type FastifyCorsOptions, type FastifyCorsOptionsDelegateCallback } from "@fastify/cors";
 import fastifyHelmet, { type FastifyHelmetOptions } from "@fastify/helmet";
 import Fastify, { type FastifyInstance } from "fastify";
-import { setting, type Env } from "../config.js";
 
 /** Paths any origin may call, without credentials. */
 const CORS_PREFIXES = ["/v1/customer-portal/", "/v1/checkouts/client/"];
@@ -113,13 +112,4 @@ export function installSecurity(app: FastifyInstance, o: { docsHtmlPath: string;
     cb(null, Object.assign({}, CORS, methods.length ? { methods } : { preflight: false }));
   };
   app.register(fastifyCors, { delegator });
-}
-
-/** TRUST_PROXY: a hop count ("1"), "true", or addresses / subnets (Fastify's `trustProxy`); unset: the socket's address is the client's. */
-export function trustProxySetting(env?: Env): boolean | number | string | undefined {
-  const v = setting("TRUST_PROXY", env);
-  if (v === undefined) return undefined;
-  if (/^\d+$/.test(v)) return Number(v);
-  if (v === "true" || v === "false") return v === "true";
-  return v;
 }
