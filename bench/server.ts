@@ -3,7 +3,7 @@
 import express from "express";
 import { createKnex } from "../server/kit/db.js";
 import { startApi } from "../server/main.js";
-import { NO_RATE_LIMITS } from "../server/http/rate-limit.js";
+import { NO_RATE_LIMITS } from "../server/kit/rate-limits.js";
 
 const knex = createKnex(process.env.DATABASE_URL!, { pool: { min: 2, max: 10 } });
 const api = await startApi({ knex, port: 0, rateLimits: NO_RATE_LIMITS });

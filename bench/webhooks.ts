@@ -12,7 +12,7 @@ import { startApi } from "../server/main.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
 import { createOrganization } from "../test/harness/factories.js";
-import { NO_RATE_LIMITS } from "../server/http/rate-limit.js";
+import { NO_RATE_LIMITS } from "../server/kit/rate-limits.js";
 import { sleep } from "../server/kit/time.js";
 
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 100);

@@ -12,6 +12,7 @@ import { emitAdminResources } from "./lib/admin-resources.js";
 import { emitClient } from "./lib/client.js";
 import { emitHandlers } from "./lib/handlers.js";
 import { emitOperations } from "./lib/operations.js";
+import { emitRoutes } from "./lib/routes.js";
 import { emitTypes } from "./lib/types.js";
 import { emitValidators } from "./lib/validators.js";
 import { HEADER, type OpenApiDoc } from "./lib/model.js";
@@ -76,11 +77,12 @@ async function generate(out: string) {
     mkdirSync(join(out, "docs"), { recursive: true });
     writeFileSync(join(out, "docs", "index.html"), inlineRedoc(readFileSync(html, "utf8")));
 
-    // 3-8. code
+    // 3-9. code
     writeFileSync(join(out, "types.ts"), await emitTypes(doc));
     writeFileSync(join(out, "operations.ts"), emitOperations(doc));
     writeFileSync(join(out, "handlers.ts"), emitHandlers(doc));
     for (const [name, text] of Object.entries(emitValidators(doc))) writeFileSync(join(out, name), text);
+    for (const [name, text] of Object.entries(emitRoutes(doc))) writeFileSync(join(out, name), text);
     await emitClient(join(out, "openapi.json"), join(out, "client"), join(root, "tsconfig.json"));
     writeFileSync(join(out, "admin-resources.ts"), emitAdminResources(doc));
   } finally {

@@ -16,7 +16,7 @@ import { attributeExternalEvents } from "../server/meters/rollups.js";
 import { createCustomerSession } from "../server/customer-sessions/service.js";
 import { startWorker } from "../workflows/worker.js";
 import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
-import { NO_RATE_LIMITS } from "../server/http/rate-limit.js";
+import { NO_RATE_LIMITS } from "../server/kit/rate-limits.js";
 
 const SPEC = path.join(ROOT, "generated", "openapi.json");
 const SCHEMATHESIS = path.join(ROOT, ".venv", "bin", "schemathesis");

@@ -4,16 +4,15 @@
 import { readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerFactory } from "fastify";
 import fastifyStatic from "@fastify/static";
 import type { Knex } from "knex";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
-import { createHealth, type Health } from "./http/health.js";
-import { createRateLimits, type RateLimits } from "./http/rate-limit.js";
-import { securityHeaders, trustProxySetting } from "./http/security.js";
-import { buyerPageHeaders } from "./http/buyer-pages.js";
-import { createMetrics, type Metrics } from "./http/metrics.js";
-import { generatedDir, parseQuery, readContract } from "./http/contract.js";
+import type { Health } from "./observability/health.js";
+import type { RateLimits } from "./kit/rate-limits.js";
+import { createMetrics } from "./observability/metrics.js";
+import { parseQuery } from "./http/contract.js";
+import { generatedDir, readContract } from "./kit/openapi.js";
 import { installPipeline } from "./http/pipeline.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
@@ -21,14 +20,13 @@ import { emailLinkRoutes } from "./emails/invoice-link.js";
 import { stripeWebhookRoutes } from "./checkouts/stripe-webhook.js";
 import { sandboxRoutes } from "./checkouts/sandbox-authenticate.js";
 import { uiAppPages, type UiApp } from "./kit/ui-apps.js";
+import { buyerPageHeaders } from "./buyer-pages.js";
 import { UI_APPS } from "./ui-apps.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { authRoutes } from "./auth/routes.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
-
-export { requestIdOf } from "./http/pipeline.js";
 
 export interface AppOptions {
   knex: Knex;
@@ -41,18 +39,12 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** The browser apps served beside the API (server/ui-apps.ts unless told). */
   uiApps?: readonly UiApp[];
-  /** /healthz and /readyz (server/http/health.ts); one over `knex` unless given. */
-  health?: Health;
-  /** Rate limits (server/http/rate-limit.ts); the environment's policies unless given. */
-  rateLimits?: RateLimits;
-  /** TRUST_PROXY: which proxies' X-Forwarded-For give the client address. */
-  trustProxy?: boolean | number | string;
-  /** Prometheus metrics at /metrics (server/http/metrics.ts); METRICS_TOKEN asks for a bearer token. */
-  metrics?: Metrics;
-  /** The node:http server to serve on (server/main.ts); Fastify makes its own unless given. */
-  serverFactory?: FastifyServerFactory;
-  /** What a request that cannot be read is answered (server/main.ts). */
-  clientErrorHandler?: (err: NodeJS.ErrnoException, socket: Socket) => void;
+  /** /healthz and /readyz (server/observability/health.ts), drained by server/main.ts. */
+  health: Health;
+  rateLimits: RateLimits;
+  /** The node:http server to serve on, and what a request it cannot read is answered (server/main.ts). */
+  serverFactory: FastifyServerFactory;
+  clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => void;
 }
 
 /** The application, its routes registered; `await app.ready()` before it serves. */
@@ -63,13 +55,13 @@ export function createApp({
   tokens,
   validateResponses = false,
   uiApps = UI_APPS,
-  health = createHealth(knex),
-  rateLimits = createRateLimits(knex),
-  trustProxy = trustProxySetting(),
-  metrics = createMetrics(knex, { token: setting("METRICS_TOKEN") }),
+  health,
+  rateLimits,
   serverFactory,
   clientErrorHandler,
 }: AppOptions): FastifyInstance<Server> {
+  const trustProxy = setting("TRUST_PROXY");
+  const metrics = createMetrics(knex, { token: setting("METRICS_TOKEN") });
   const app = Fastify<Server>({
     serverFactory,
     clientErrorHandler,
@@ -82,7 +74,6 @@ export function createApp({
     logger: false,
     return503OnClosing: false,
   });
-  const buyerPage = buyerPageHeaders(knex);
   installPipeline(
     app,
     {
@@ -93,12 +84,12 @@ export function createApp({
       contract: readContract(),
       rateLimits,
       metrics,
-      securityHeaders: securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" }),
+      docsHtmlPath: generatedDir + "docs/index.html",
       validateResponses,
     },
     // The hosted checkout, the customer portal and the console: built files and their page (the
     // checkout framed by its embed origin alone; the buyer's pages may load Stripe.js).
-    uiAppPages(uiApps, buyerPage),
+    uiAppPages(uiApps, buyerPageHeaders(knex)),
   );
   app.register(fastifyStatic, { root: generatedDir, serve: false });
   // Sign-in, sessions, organizations and members (better-auth); OAuth2 discovery and client registration.
@@ -115,18 +106,10 @@ export function createApp({
   app.register(emailLinkRoutes(knex));
   health.routes(app);
   app.get("/metrics", metrics.route);
-  const file = (name: string, type: string) => async () => ({ type, text: await readFile(generatedDir + name) });
-  const pages: [string[], () => Promise<{ type: string; text: Buffer }>][] = [
-    [["/openapi.json", "/openapi.json/"], file("openapi.json", "application/json; charset=utf-8")],
-    [["/docs", "/docs/"], file("docs/index.html", "text/html; charset=utf-8")],
-  ];
-  for (const [urls, read] of pages) {
-    for (const url of urls) {
-      app.get(url, async (_req, reply) => {
-        const { type, text } = await read();
-        return reply.type(type).send(text);
-      });
-    }
-  }
+  // The contract and its docs page, read on each request (a regenerated one is served at once).
+  const file = (name: string, type: string) => async (_req: unknown, reply: FastifyReply) =>
+    reply.type(type).send(await readFile(generatedDir + name));
+  for (const url of ["/openapi.json", "/openapi.json/"]) app.get(url, file("openapi.json", "application/json; charset=utf-8"));
+  for (const url of ["/docs", "/docs/"]) app.get(url, file("docs/index.html", "text/html; charset=utf-8"));
   return app;
 }

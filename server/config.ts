@@ -99,6 +99,14 @@ export interface RatePolicy {
   points: number;
   durationSeconds: number;
 }
+/** Fastify's `trustProxy`: a hop count, a boolean, or addresses and subnets as written. */
+const trustProxy = () =>
+  kind(
+    "a hop count, true or false, or addresses / subnets",
+    z
+      .string()
+      .transform((v): number | boolean | string => (/^\d+$/.test(v) ? Number(v) : v === "true" || v === "false" ? v === "true" : v)),
+  );
 const ratePolicy = () =>
   kind<RatePolicy | null>(
     '"<points>/<seconds>" or "off"',
@@ -174,7 +182,7 @@ export const SETTINGS = {
     description: "`production` requires `BETTER_AUTH_SECRET`; `development` lets webhook endpoints use plain http",
   }),
   // http
-  TRUST_PROXY: v(text(), {
+  TRUST_PROXY: v(trustProxy(), {
     area: "http",
     description: "Fastify's `trustProxy`: a hop count (`1`), `true`, or addresses / subnets; unset: the socket's address is the client's",
   }),

@@ -4,14 +4,14 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from "node:net";
 import type { Knex } from "knex";
 import { createApp } from "./app.js";
-import { errorBody } from "./http/errors.js";
+import { errorBody } from "./kit/errors.js";
 import { connectionUrl } from "./kit/db.js";
 import { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import { authConfigFromEnv } from "./auth/config.js";
 import { createAuth, type BorealisAuth } from "./auth/instance.js";
 import { useTemporalAddress } from "../workflows/client.js";
-import { createHealth } from "./http/health.js";
-import { createRateLimits, type RateLimitSettings } from "./http/rate-limit.js";
+import { createHealth } from "./observability/health.js";
+import { createRateLimits, type RateLimitSettings } from "./kit/rate-limits.js";
 import { logger } from "./kit/logger.js";
 import type { UiApp } from "./kit/ui-apps.js";
 
@@ -21,6 +21,12 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 /** The response being written on each socket, so that an unreadable request never writes into it. */
 const answering = new WeakMap<Socket, ServerResponse>();
 
+/** Node's refusals of a request it could not read, by error code (any other: 400). */
+const UNREADABLE: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "The request did not arrive in time."],
+  HPE_HEADER_OVERFLOW: [431, "The request headers are too large."],
+};
+
 /**
  * What Node answers by itself to a request it could not read (timed out, headers too large,
  * malformed), with the contract's error body instead of an empty one; then the socket is freed.
@@ -28,17 +34,8 @@ const answering = new WeakMap<Socket, ServerResponse>();
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   if (socket.writable && !answering.get(socket)?.headersSent) {
-    const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : err.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-    const body = JSON.stringify(
-      errorBody(
-        status,
-        status === 408
-          ? "The request did not arrive in time."
-          : status === 431
-            ? "The request headers are too large."
-            : "The request could not be read.",
-      ),
-    );
+    const [status, detail] = UNREADABLE[err.code ?? ""] ?? [400, "The request could not be read."];
+    const body = JSON.stringify(errorBody(status, detail));
     const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     socket.end(head + body, () => socket.destroy());
   } else socket.destroy();
@@ -51,7 +48,10 @@ export interface ApiHandle {
   auth: BorealisAuth;
   /** This process's organization token verifier. */
   tokens: OrganizationTokens;
-  /** Drains: /readyz answers 503 (for delayMs while still serving), in-flight requests finish (up to graceMs), then the server is closed. */
+  /**
+   * Drains: /readyz answers 503 at once (for delayMs still serving, for a load balancer to see it),
+   * then no new connections, idle sockets close, in-flight requests finish (up to graceMs), and it closes.
+   */
   close(graceMs?: number, delayMs?: number): Promise<void>;
 }
 
@@ -70,10 +70,8 @@ export async function startApi(opts: {
   /** The browser apps to serve (server/ui-apps.ts unless told). */
   uiApps?: readonly UiApp[];
 }): Promise<ApiHandle> {
-  // Workflows the API starts (invoices, webhook redelivery wake-ups, benefit grant jobs,
-  // subscription lifecycles) go to the Temporal server this process was given, not to
-  // TEMPORAL_ADDRESS's default (`make run` starts its own Temporal on a free port). The client
-  // connects on first use and again after a failed connection: Temporal may come later.
+  // The workflows the API starts go to the Temporal it was given (`make run` starts one on a free
+  // port); the client connects on first use and again after a failure: Temporal may come later.
   if (opts.temporalAddress) useTemporalAddress(opts.temporalAddress);
   const health = createHealth(opts.knex);
   const rateLimits = createRateLimits(opts.knex, opts.rateLimits, opts.rateLimitNamespace);
@@ -105,10 +103,6 @@ export async function startApi(opts: {
   const authConfig = authConfigFromEnv(url);
   const auth = createAuth({ connection: connectionUrl(opts.knex), config: authConfig });
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const serve = (req: IncomingMessage, res: ServerResponse) => {
-    answering.set(req.socket, res);
-    handle?.(req, res);
-  };
   const app = createApp({
     knex: opts.knex,
     auth,
@@ -126,21 +120,23 @@ export async function startApi(opts: {
   });
   // Until the app is ready (its routes compiled), a request waits for it.
   const booted = app.ready();
-  const early = (req: IncomingMessage, res: ServerResponse) =>
-    void booted.then(
-      () => serve(req, res),
+  let ready = false;
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    if (ready) return handle?.(req, res);
+    booted.then(
+      () => handle?.(req, res),
       () => res.destroy(),
     );
-  server.on("request", early);
+  });
   try {
     await booted;
+    ready = true;
   } catch (err) {
     server.close();
     await Promise.all([auth.close(), tokens.close()]);
     throw err;
   }
-  server.off("request", early);
-  server.on("request", serve);
   logger.info({ url }, "api listening");
   let closing: Promise<void> | undefined;
   return {
@@ -148,9 +144,6 @@ export async function startApi(opts: {
     server,
     auth,
     tokens,
-    // A drain: /readyz turns 503 at once; after delayMs (time for a load balancer to see it,
-    // still serving meanwhile) no new connections, in-flight requests finish (for up to graceMs;
-    // then their sockets are closed), idle keep-alive sockets close at once.
     // Closing twice (a drain, then a test's or a supervisor's cleanup) waits for the first close.
     close: (graceMs = 10_000, delayMs = 0) =>
       (closing ??= (async () => {

@@ -8,7 +8,7 @@ export interface OpenApiDoc {
   info: any;
   paths: Record<string, Record<string, any>>;
   webhooks?: Record<string, any>;
-  components: { schemas: Record<string, Schema>; securitySchemes?: Record<string, any> };
+  components: { schemas: Record<string, Schema>; parameters?: Record<string, any>; securitySchemes?: Record<string, any> };
   [k: string]: any;
 }
 

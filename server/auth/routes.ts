@@ -8,7 +8,7 @@ import { isValidIP } from "@better-auth/core/utils/ip";
 import { toNodeHandler } from "better-auth/node";
 import { CLIENT_IP_HEADER, type BorealisAuth } from "./instance.js";
 import type { AuthConfig } from "./config.js";
-import { errorBody } from "../http/errors.js";
+import { errorBody } from "../kit/errors.js";
 import { logger } from "../kit/logger.js";
 
 export const AUTH_BASE_PATH = "/api/auth";

@@ -173,7 +173,7 @@ export function stalePendingJobs(
     .select("id", "grant_id", "seq", "action");
 }
 
-/** Grant jobs not done yet (an operators' gauge, server/http/metrics.ts). */
+/** Grant jobs not done yet (an operators' gauge, server/observability/metrics.ts). */
 export function countPendingJobs(db: Knex): Promise<number> {
   return numberOf(db.raw("select count(*) as v from benefit_grant_jobs where done_at is null"));
 }

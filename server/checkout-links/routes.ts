@@ -9,7 +9,8 @@ import { ResourceNotFound } from "../kit/errors.js";
 import { createCheckoutFromLink } from "../checkouts/service.js";
 import { checkoutUrl } from "../checkouts/models.js";
 import { effectiveStatus, findBySecret as findCheckoutBySecret } from "../checkouts/repository.js";
-import type { RateLimits } from "../http/rate-limit.js";
+import type { RateLimits } from "../kit/rate-limits.js";
+import { limitPublicDoor } from "../http/rate-limit.js";
 import { findBySecret, loadProductIds } from "./repository.js";
 
 const COOKIE = "borealis_checkout";
@@ -44,7 +45,7 @@ export function checkoutLinkRoutes(knex: Knex, limits?: RateLimits) {
         return res.redirect(checkoutUrl(earlier.client_secret) + embedQuery, 302);
       }
       // Only a visit that writes a checkout counts against the address's limit.
-      await limits?.publicDoor(req, res, "checkout-links:redirect");
+      if (limits) await limitPublicDoor(limits, req, res, "checkout-links:redirect");
       const productIds = (await loadProductIds(knex, [link.id])).get(link.id)!;
       const checkout = await createCheckoutFromLink(knex, link, productIds, { embedOrigin });
       const maxAge = Math.max(0, Math.floor((new Date(checkout.expires_at).getTime() - Date.now()) / 1000));

@@ -238,7 +238,7 @@ export async function endConfirmLease(db: Knex, id: string, lease: string): Prom
   await db("checkouts").where({ id, status: "confirmed", confirm_lease_id: lease }).update({ confirm_lease_until: db.fn.now() });
 }
 
-/** Confirmed checkouts whose lease lapsed, waiting for the recovery (an operators' gauge, server/http/metrics.ts). */
+/** Confirmed checkouts whose lease lapsed, waiting for the recovery (an operators' gauge, server/observability/metrics.ts). */
 export async function countAwaitingRecovery(db: Knex): Promise<number> {
   const row = await lapsed(db("checkouts")).count({ n: "*" }).first();
   return Number(row?.n ?? 0);

@@ -1,100 +1,13 @@
-// The contract as the HTTP layer serves it: the bundled openapi.json, each operation as a route
-// with the schemas of its path, query and body, and the Ajv that validates them.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// The contract as the HTTP layer validates it: the query string read as the contract's parameters,
+// and the Ajv of the routes codegen compiled (generated/routes.json).
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv";
+import type { OperationId } from "../../generated/handlers.js";
+import type { ContractRoute } from "../../generated/routes.js";
 import { isUuid } from "../kit/ids.js";
 
-export const generatedDir = fileURLToPath(new URL("../../generated/", import.meta.url));
-
 type Schema = Record<string, unknown>;
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  schema?: Schema;
-}
-interface OperationObject {
-  operationId: string;
-  parameters?: (Parameter | { $ref: string })[];
-  requestBody?: { required?: boolean; content: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
-}
-interface Contract {
-  paths: Record<string, Record<string, OperationObject>>;
-  components?: { parameters?: Record<string, Parameter> };
-}
-
-/** One operation of the contract, as a route: its path template in both spellings and its request schemas. */
-export interface ContractOperation {
-  operationId: string;
-  method: string;
-  path: string;
-  /** The template with `:name` for `{name}`. */
-  url: string;
-  schema: { params?: Schema; querystring?: Schema; body?: Schema };
-  responses: Record<string, Schema>;
-}
-
-/** The bundled contract (generated/openapi.json), as written. */
-export function readContract() {
-  return JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8"));
-}
-
-const METHODS = new Set(["get", "put", "post", "patch", "delete"]);
-const CONTRACT_ID = "contract";
-
-/** A schema of the contract that refers to the contract's components by the contract's id. */
-function anchored<T>(schema: T): T {
-  return forValidation(JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', `"$ref":"${CONTRACT_ID}#/`)));
-}
-
-/**
- * The path's or query's parameters as one object: nothing undeclared, except what a free-form
- * parameter (one whose schema has `additionalProperties`, like `metadata`) lets through.
- */
-function objectOf(parameters: Parameter[]): Schema {
-  const required = parameters.filter((p) => p.required).map((p) => p.name);
-  const freeForm = parameters.map((p) => p.schema?.additionalProperties).filter((a) => a !== undefined);
-  return {
-    type: "object",
-    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema ?? {}])),
-    required,
-    additionalProperties: freeForm.at(-1) ?? false,
-  };
-}
-
-/** Every operation of the contract, with its schemas anchored to the contract (`contractAjv`). */
-export function contractOperations(contract: Contract): ContractOperation[] {
-  const out: ContractOperation[] = [];
-  for (const [path, item] of Object.entries(contract.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      if (!METHODS.has(method)) continue;
-      const parameters = (op.parameters ?? []).map((p) => ("$ref" in p ? contract.components!.parameters![p.$ref.split("/").pop()!] : p));
-      const body = op.requestBody ? Object.values(op.requestBody.content)[0]?.schema : undefined;
-      const responses: Record<string, Schema> = {};
-      for (const [status, response] of Object.entries(op.responses ?? {})) {
-        const schema = response.content?.["application/json"]?.schema;
-        if (schema) responses[status] = anchored(schema);
-      }
-      out.push({
-        operationId: op.operationId,
-        method,
-        path,
-        url: path.replace(/\{([^}]+)\}/g, ":$1"),
-        schema: anchored({
-          params: objectOf(parameters.filter((p) => p.in === "path")),
-          querystring: objectOf(parameters.filter((p) => p.in === "query")),
-          body: body && (op.requestBody?.required ? body : { anyOf: [{ type: "null" }, body] }),
-        }),
-        responses,
-      });
-    }
-  }
-  return out;
-}
 
 /**
  * The query string as the contract reads it: a repeated key is a list (`id=a&id=b`, however many),
@@ -128,30 +41,10 @@ export function parseQuery(raw: string): Record<string, unknown> {
 }
 
 /**
- * The contract as Ajv validates it: a discriminator's `mapping` (which codegen reads) removed,
- * since Ajv picks the variant by the tag's `const` in each of the union's schemas instead; and
- * the union typed as an object, since Ajv's discriminator lets anything else (a string, null, a
- * list) through without looking at a variant.
- */
-function forValidation<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(forValidation) as T;
-  if (!node || typeof node !== "object") return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "discriminator" && value && typeof value === "object") {
-      const { mapping: _mapping, ...rest } = value as Record<string, unknown>;
-      out[key] = rest;
-    } else out[key] = forValidation(value);
-  }
-  if (out.discriminator && out.type === undefined) out.type = "object";
-  return out as T;
-}
-
-/**
  * An Ajv that knows the contract's components. `coerce`: the path and query's strings become the
  * contract's numbers, booleans and lists (a single value where a list is expected).
  */
-export function contractAjv(contract: unknown, coerce: boolean) {
+export function contractAjv(schemas: Record<string, Schema>, coerce: boolean) {
   // discriminator: a tagged union (prices by amount_type, benefits by type) is checked against the
   // variant its tag names only, so a 422 lists that variant's complaints, not one per variant.
   const ajv = new Ajv2020.default({
@@ -165,16 +58,16 @@ export function contractAjv(contract: unknown, coerce: boolean) {
   addFormats.default(ajv);
   // A uuid is what the services take for one (ajv-formats' also lets a "urn:uuid:" prefix through).
   ajv.addFormat("uuid", { type: "string", validate: isUuid });
-  ajv.addSchema(forValidation(contract) as Schema, CONTRACT_ID);
+  ajv.addSchema({ components: { schemas } }, "contract");
   return ajv;
 }
 
 /** The validator of an operation's answer with this status (its own, its class's `2XX`, or `default`), if the contract has one. */
-export function responseValidators(contract: unknown, operations: ContractOperation[]) {
-  const ajv = contractAjv(contract, false);
+export function responseValidators(schemas: Record<string, Schema>, operations: ContractRoute[]) {
+  const ajv = contractAjv(schemas, false);
   const compiled = new Map<string, ValidateFunction | null>();
   const byId = new Map(operations.map((op) => [op.operationId, op]));
-  return (operationId: string, status: number): ValidateFunction | null => {
+  return (operationId: OperationId, status: number): ValidateFunction | null => {
     const key = `${operationId} ${status}`;
     if (!compiled.has(key)) {
       const responses = byId.get(operationId)?.responses ?? {};

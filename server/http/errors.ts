@@ -2,7 +2,7 @@
 // and any thrown error as the status and body the contract documents for it.
 import { STATUS_CODES } from "node:http";
 import type { ErrorObject } from "ajv";
-import { ApiError, type ValidationIssue } from "../kit/errors.js";
+import { ApiError, errorBody, type ValidationIssue } from "../kit/errors.js";
 import { INPUT_ERROR_CODES } from "../kit/input.js";
 import type { Logger } from "../kit/logger.js";
 
@@ -73,9 +73,4 @@ export function errorResponse(err: unknown, log: Logger | undefined): [number, u
   if (status && status >= 400 && status < 500) return [status, errorBody(status, e.message ?? STATUS_CODES[status] ?? "Bad request")];
   log?.error({ err }, "unhandled error");
   return [500, errorBody(500, "An unexpected error occurred.")];
-}
-
-/** The contract's body for an error without a typed name of its own: the status's name and a detail. */
-export function errorBody(status: number, detail: string): { error: string; detail: string } {
-  return { error: (STATUS_CODES[status] ?? "Error").replace(/[^A-Za-z]/g, ""), detail };
 }

@@ -1,5 +1,5 @@
 // The one request pipeline: Fastify's hooks in the order a request meets them, the contract's
-// routes compiled from generated/openapi.json, and the error handler. `installPipeline` lists the
+// routes compiled by codegen (generated/routes.json), and the error handler. `installPipeline` lists the
 // steps; docs/ARCHITECTURE.md walks one request through them.
 import { randomUUID } from "node:crypto";
 import { parse as parseForm } from "node:querystring";
@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValida
 import type { Knex } from "knex";
 import { operations } from "../../generated/operations.js";
 import type { OperationId } from "../../generated/handlers.js";
+import { contractRoutes, type ContractRoute } from "../../generated/routes.js";
 import { checkNamedOrganization, resolveCaller, type CallerDeps } from "../auth/callers.js";
 import { clientAddress } from "../auth/routes.js";
 import type { AuthConfig } from "../auth/config.js";
@@ -19,17 +20,19 @@ import { requirePortalSection } from "../customer-portal/sections.js";
 import { handlers } from "../handlers.js";
 import type { Caller } from "../kit/auth.js";
 import type { Ctx } from "../kit/context.js";
-import { ApiError, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
+import { ApiError, errorBody, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
 import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
-import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedShapes, type ApiVersion } from "./api-versions.js";
-import { contractAjv, contractOperations, readContract, responseValidators, type ContractOperation } from "./contract.js";
-import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
+import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedShapes, type ApiVersion } from "../kit/api-versions.js";
+import { contractAjv, responseValidators } from "./contract.js";
+import type { readContract } from "../kit/openapi.js";
+import { errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
-import type { Metrics } from "./metrics.js";
-import { limitedAuthentication, type RateLimits } from "./rate-limit.js";
-import { publicCors, type HeaderList } from "./security.js";
+import type { Metrics } from "../observability/metrics.js";
+import type { RateLimits } from "../kit/rate-limits.js";
+import { limitedAuthentication } from "./rate-limit.js";
+import { installSecurity } from "./security.js";
 
 /** What the pipeline knows of a request, for the steps after it. */
 export interface RequestState {
@@ -55,8 +58,8 @@ export interface PipelineOptions {
   contract: ReturnType<typeof readContract>;
   rateLimits: RateLimits;
   metrics: Metrics;
-  /** The security headers of an answer on this path (server/http/security.ts). */
-  securityHeaders: (path: string) => HeaderList;
+  /** The API docs page, whose inline scripts the CSP allows (server/http/security.ts). */
+  docsHtmlPath: string;
   validateResponses: boolean;
 }
 
@@ -104,7 +107,7 @@ function parseJson(req: FastifyRequest, text: string | Buffer, done: (err: Error
 }
 
 /** The contract's methods at a path: a concrete path (`/v1/license-keys/activate`) over the templates it also fits. */
-function allowedMethods(ops: ContractOperation[]): (path: string) => string[] {
+function allowedMethods(ops: ContractRoute[]): (path: string) => string[] {
   const res = ops.map((op) => ({ op, re: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`) }));
   return (path) => {
     const fitting = res.filter((r) => r.re.test(path)).map((r) => r.op);
@@ -120,7 +123,7 @@ function allowedMethods(ops: ContractOperation[]): (path: string) => string[] {
  *   2. onRequest   security headers (server/http/security.ts)
  *   3. onRequest   CORS on the public and portal paths, preflights answered
  *   4. onRequest   the API version of a /v1 request (Polar-Version)
- * A contract operation then (routes compiled from generated/openapi.json):
+ * A contract operation then (its route compiled by codegen, generated/routes.json):
  *   5. body        parsed (JSON, form), then preValidation: authentication, rate limits, portal sections
  *   6. validation  path, query and body by the contract's Ajv (query and path coerced)
  *   7. preHandler  input PostgreSQL cannot store is refused
@@ -133,14 +136,13 @@ export function installPipeline(
   o: PipelineOptions,
   pages: (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
 ): void {
-  const ops = contractOperations(o.contract);
+  const { routes: ops, schemas } = contractRoutes();
   const allowed = allowedMethods(ops);
   const shape = versionedShapes(o.contract);
-  const responseCheck = o.validateResponses ? responseValidators(o.contract, ops) : null;
-  const cors = publicCors(allowed);
+  const responseCheck = o.validateResponses ? responseValidators(schemas, ops) : null;
   app.decorateRequest<RequestState | null>("state", null);
   // 6. Validation by the contract's Ajv: the path's and query's strings coerced, a body as sent.
-  const [coercing, strict] = [contractAjv(o.contract, true), contractAjv(o.contract, false)];
+  const [coercing, strict] = [contractAjv(schemas, true), contractAjv(schemas, false)];
   // Each compiled on its first request, as most processes (tests, a CLI) serve a few operations.
   app.setValidatorCompiler(({ schema, httpPart }) => {
     let compiled: ValidateFunction | undefined;
@@ -189,14 +191,13 @@ export function installPipeline(
     reply.header("Allow", methods.join(", "));
     return reply.code(405).send(errorBody(405, `${request.method} is not allowed on ${path}.`));
   };
-  // 2. Security headers; 3. CORS; 4. the API version.
+  // 2. Security headers; 3. CORS.
+  installSecurity(app, { docsHtmlPath: o.docsHtmlPath, methodsOf: allowed });
+  // 4. The API version.
   app.addHook("onRequest", async (request, reply) => {
-    const path = pathOf(request);
-    for (const [name, value] of o.securityHeaders(path)) reply.header(name, value);
-    if (cors(request.method, path, reply)) return reply.code(204).send();
     // A method nothing here serves is a miss before Fastify asks its body for a content type.
     if (!SERVED_METHODS.has(request.method)) return miss(request, reply);
-    if (path.startsWith("/v1/")) {
+    if (pathOf(request).startsWith("/v1/")) {
       request.state.apiVersion = requestedVersion(request.headers["polar-version"]);
       reply.header(VERSION_HEADER, request.state.apiVersion);
     }
@@ -240,7 +241,7 @@ export function installPipeline(
   };
 
   for (const op of ops) {
-    const operationId = op.operationId as OperationId;
+    const operationId = op.operationId;
     const meta = operations[operationId];
     const handler = handlers[operationId] as (input: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>;
     app.route<{ Params: Record<string, string> }>({

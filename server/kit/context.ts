@@ -33,7 +33,7 @@ export interface Ctx {
   requestId: string;
   /** The request's headers (the OAuth2 endpoints hand the request on to better-auth). */
   headers: IncomingHttpHeaders;
-  /** The API version the request speaks (its Polar-Version, server/http/api-versions.ts). */
+  /** The API version the request speaks (its Polar-Version, server/kit/api-versions.ts). */
   apiVersion: components["schemas"]["ApiVersion"];
   /** better-auth (the OAuth2 provider lives in it) and the API's public URL. */
   auth: AuthHandler;

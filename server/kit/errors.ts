@@ -1,11 +1,17 @@
 // Typed domain errors. Each renders as the body the contract documents for it:
 // `{"error": Name, "detail": ...}`, or the 422 `{"detail": [{loc, msg, type}]}` list.
+import { STATUS_CODES } from "node:http";
 
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;
   type: string;
   input?: unknown;
+}
+
+/** The contract's body for an error without a typed name of its own: the status's name and a detail. */
+export function errorBody(status: number, detail: string): { error: string; detail: string } {
+  return { error: (STATUS_CODES[status] ?? "Error").replace(/[^A-Za-z]/g, ""), detail };
 }
 
 export class ApiError extends Error {

@@ -1,11 +1,16 @@
-// Idempotency keys: a caller's first answer, stored and replayed for a retry with the same key
-// (docs/RELIABILITY.md, "Idempotent writes"). This module seals and replays answers; queries are in
-// ./idempotency-repository.ts, and server/http/idempotency.ts decides per request. Answers are
-// encrypted with AES-256-GCM under a key derived from the caller's key, which is never stored.
+// Idempotency keys with Stripe's semantics (docs/RELIABILITY.md, "Idempotent writes"): most writes run
+// in one transaction holding the key's lock, the operations that commit in steps keep a journal; a
+// retry gets the stored answer (sealed with AES-256-GCM under the caller's key, never stored). A key
+// used for another request is a 422; 409s, 422s and 500s store nothing. Not HTTP: the storage and the
+// run; server/http/idempotency.ts reads a request's key. Queries: ./idempotency-repository.ts.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
+import type { Caller } from "./auth.js";
+import { ping } from "./db.js";
 import { ApiError, invalid, RequestValidationError } from "./errors.js";
 import { findLiveKey, keyLock, tryKeyLock, upsertKey, type StoredKey } from "./idempotency-repository.js";
+import { logger } from "./logger.js";
+import { UnitOfWork } from "./unit-of-work.js";
 
 /** How long an answer is kept (and replayed). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -19,7 +24,7 @@ export class IdempotencyKeyInUse extends ApiError {
 }
 
 /** 422: the key was first used for another request (method, path or body); nothing was done. */
-export function idempotencyKeyReused(): RequestValidationError {
+function idempotencyKeyReused(): RequestValidationError {
   return invalid(
     ["header", "idempotency-key"],
     "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
@@ -28,7 +33,7 @@ export function idempotencyKeyReused(): RequestValidationError {
 }
 
 /** A stored answer given again: its status and body as first answered. */
-export class ReplayedAnswer extends ApiError {
+class ReplayedAnswer extends ApiError {
   constructor(
     status: number,
     private readonly stored: unknown,
@@ -81,7 +86,7 @@ export function requestKey(
 }
 
 /** A stable id of the request for idempotency keys of our own (the payment processor's). */
-export function requestKeyId(key: RequestKey): string {
+function requestKeyId(key: RequestKey): string {
   return createHash("sha256").update(`${key.scope}\0${key.keyHash}`).digest("hex").slice(0, 32);
 }
 
@@ -99,7 +104,7 @@ function open(secret: Buffer, answer: Buffer): unknown {
 }
 
 /** The live (not expired) row of a key, locked when asked. */
-export function findKey(db: Knex, key: RequestKey, opts: { forUpdate?: boolean } = {}): Promise<StoredKey | undefined> {
+function findKey(db: Knex, key: RequestKey, opts: { forUpdate?: boolean } = {}): Promise<StoredKey | undefined> {
   return findLiveKey(db, key.scope, key.keyHash, opts);
 }
 
@@ -107,7 +112,7 @@ export function findKey(db: Knex, key: RequestKey, opts: { forUpdate?: boolean }
  * What a key already stored means for this request: nothing (run it), the answer to replay, or
  * a refusal (409 while the first runs, 422 when the key was used for another request).
  */
-export function verdict(key: RequestKey, row: StoredKey | undefined): ReplayedAnswer | null {
+function verdict(key: RequestKey, row: StoredKey | undefined): ReplayedAnswer | null {
   if (!row) return null;
   if (row.fingerprint !== key.fingerprint) throw idempotencyKeyReused();
   if (row.status === null || row.answer === null) throw new IdempotencyKeyInUse();
@@ -115,7 +120,7 @@ export function verdict(key: RequestKey, row: StoredKey | undefined): ReplayedAn
 }
 
 /** Takes the key's lock for the rest of `trx`; false when another transaction holds it. */
-export async function tryLock(trx: Knex.Transaction, key: RequestKey): Promise<boolean> {
+async function tryLock(trx: Knex.Transaction, key: RequestKey): Promise<boolean> {
   return tryKeyLock(trx, key.lockId);
 }
 
@@ -125,13 +130,7 @@ export async function lock(trx: Knex.Transaction, key: RequestKey): Promise<void
 }
 
 /** Stores the answer (or, with status null, marks the key taken by a request under way on `subject`). */
-export async function storeAnswer(
-  db: Knex,
-  key: RequestKey,
-  status: number | null,
-  body: unknown,
-  subject: string | null = null,
-): Promise<void> {
+async function storeAnswer(db: Knex, key: RequestKey, status: number | null, body: unknown, subject: string | null = null): Promise<void> {
   const answer = status === null ? null : seal(key.secret, body);
   await upsertKey(db, {
     scope: key.scope,
@@ -159,7 +158,7 @@ export interface AnswerJournal {
   readonly state: "free" | "held" | "settled";
 }
 
-export function answerJournal(key: RequestKey): AnswerJournal {
+function answerJournal(key: RequestKey): AnswerJournal {
   let state: AnswerJournal["state"] = "free";
   return {
     get state() {
@@ -182,4 +181,161 @@ export function answerJournal(key: RequestKey): AnswerJournal {
       state = "settled";
     },
   };
+}
+
+/** Operations whose service commits in steps and writes its record itself (an AnswerJournal). */
+const COMMITS_IN_STEPS = new Set(["checkouts:client_confirm", "checkouts:create", "checkouts:update", "checkouts:client_update"]);
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+const hash = (value: string) => sha256(value).toString("hex");
+
+/**
+ * Whose keys these are: the organization or customer calling; for the calls without a
+ * credential, what the caller proves to hold (a checkout's client secret, a license key).
+ * Null: the call has no caller to scope a key to, and runs without one.
+ */
+export function scopeOf(caller: Caller, params: Record<string, unknown>, body: unknown): string | null {
+  switch (caller.kind) {
+    case "organization":
+      return `organization:${caller.organizationId}`;
+    case "customer":
+      return `customer:${caller.customerId}`;
+    case "user":
+      return `user:${caller.userId}`;
+    case "anonymous": {
+      if (typeof params.client_secret === "string") return `checkout:${hash(params.client_secret)}`;
+      const b = body as { key?: unknown; organization_id?: unknown } | null;
+      if (b && typeof b.key === "string" && typeof b.organization_id === "string")
+        return `license_key:${hash(`${b.organization_id}\0${b.key}`)}`;
+      return null;
+    }
+  }
+}
+
+/** An answer worth replaying: the operation ran and refused (a typed 4xx), not a validation failure, conflict or crash. */
+function storable(err: unknown): err is ApiError {
+  return (
+    err instanceof ApiError &&
+    err.status < 500 &&
+    err.status !== 409 &&
+    !(err instanceof RequestValidationError) &&
+    !(err instanceof ReplayedAnswer)
+  );
+}
+
+/** Whether the transaction can still commit (no statement in it failed outside a savepoint). */
+async function healthy(trx: Knex.Transaction): Promise<boolean> {
+  try {
+    await ping(trx);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Rolls back with a reason: a transaction rolled back without one counts as settled for knex
+ * (doNotRejectOnRollback), and work waiting for its commit (afterCommit) would run.
+ */
+function abandon(trx: Knex.Transaction, reason: unknown): Promise<unknown> {
+  return trx.rollback(reason instanceof Error ? reason : new Error("idempotent request rolled back")).catch(() => undefined);
+}
+
+function replay(answer: ReplayedAnswer, replayed: () => void): Answer {
+  replayed();
+  if (answer.status >= 400) throw answer;
+  return { status: answer.status, body: answer.body() };
+}
+
+/**
+ * Runs an operation once per key: the first time for real, later as a replay of its answer (told
+ * to `replayed` first). `run` gets the request's unit of work (over a transaction of this
+ * module's when there is a key).
+ */
+export async function runOnce(
+  knex: Knex,
+  key: RequestKey | null,
+  run: (uow: UnitOfWork, idem: IdempotencyContext) => Promise<Answer>,
+  replayed: () => void,
+): Promise<Answer> {
+  if (!key) return run(new UnitOfWork(knex), { requestKey: null, journal: null });
+  if (COMMITS_IN_STEPS.has(key.operation)) return runInSteps(knex, key, run, replayed);
+
+  const trx = await knex.transaction();
+  let stored: ReplayedAnswer | null;
+  try {
+    if (!(await tryLock(trx, key))) throw new IdempotencyKeyInUse();
+    stored = verdict(key, await findKey(trx, key));
+  } catch (err) {
+    await abandon(trx, err);
+    throw err;
+  }
+  if (stored) {
+    await abandon(trx, stored);
+    return replay(stored, replayed);
+  }
+  let answer: Answer;
+  try {
+    answer = await run(new UnitOfWork(knex, trx), { requestKey: requestKeyId(key), journal: null });
+  } catch (err) {
+    // What the handler's own (nested) transactions released stays, as it would without a key;
+    // a typed refusal is the answer to replay.
+    try {
+      if (!(await healthy(trx))) throw err;
+      if (storable(err)) await storeAnswer(trx, key, err.status, err.body());
+      await trx.commit();
+    } catch {
+      await abandon(trx, err);
+    }
+    throw err;
+  }
+  try {
+    await storeAnswer(trx, key, answer.status, answer.status === 204 ? null : answer.body);
+    await trx.commit();
+  } catch (err) {
+    await abandon(trx, err);
+    throw err;
+  }
+  return answer;
+}
+
+async function runInSteps(
+  knex: Knex,
+  key: RequestKey,
+  run: (uow: UnitOfWork, idem: IdempotencyContext) => Promise<Answer>,
+  replayed: () => void,
+): Promise<Answer> {
+  const stored = verdict(key, await findKey(knex, key));
+  if (stored) return replay(stored, replayed);
+  const journal = answerJournal(key);
+  let answer: Answer;
+  try {
+    answer = await run(new UnitOfWork(knex), { requestKey: requestKeyId(key), journal });
+  } catch (err) {
+    if (storable(err) && journal.state !== "settled") await settleAlone(knex, key, journal, err.status, err.body());
+    throw err;
+  }
+  if (journal.state !== "settled") await settleAlone(knex, key, journal, answer.status, answer.status === 204 ? null : answer.body);
+  return answer;
+}
+
+/**
+ * The answer of a stepwise operation that ended without writing it in a transaction of its own
+ * (it refused before its first write, or after it in a way that wrote nothing more).
+ */
+async function settleAlone(knex: Knex, key: RequestKey, journal: AnswerJournal, status: number, body: unknown): Promise<void> {
+  try {
+    await knex.transaction(async (trx) => {
+      await lock(trx, key);
+      const row = await findKey(trx, key, { forUpdate: true });
+      // Ours to answer: the row this request holds, or no row when it never took the key.
+      if (row ? row.status === null && journal.state === "held" : journal.state === "free") await journal.settle(trx, status, body);
+    });
+  } catch (err) {
+    logger.error({ err, operation: key.operation }, "could not store an idempotent answer");
+  }
 }

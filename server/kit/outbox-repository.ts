@@ -1,7 +1,7 @@
 // The outbox table's statements: the insert a state change makes in its own transaction
 // (server/kit/outbox.ts), the relay's claim of committed rows and their mark as published
 // (workflows/activities/outbox.ts, handed in through ActivityDeps.outbox), and the operators'
-// count of rows not relayed yet (server/http/metrics.ts).
+// count of rows not relayed yet (server/observability/metrics.ts).
 import type { Knex } from "knex";
 import { numberOf } from "./rows.js";
 
@@ -38,7 +38,7 @@ export async function markPublished(trx: Knex.Transaction, ids: number[]): Promi
   await trx("outbox").whereIn("id", ids).update({ published_at: trx.fn.now() });
 }
 
-/** Rows not relayed to webhooks yet (a gauge of server/http/metrics.ts). */
+/** Rows not relayed to webhooks yet (a gauge of server/observability/metrics.ts). */
 export function countUnpublished(db: Knex): Promise<number> {
   return numberOf(db.raw("select count(*) as v from outbox where published_at is null"));
 }

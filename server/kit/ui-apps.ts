@@ -65,7 +65,7 @@ function fileIn(dir: string, rel: string): boolean {
 /**
  * The pages of every app: GET/HEAD of a built file under an app's base, or of one of its routes
  * (index.html, never cached, so a new build is picked up). False for anything else. `before`
- * sets a page's own headers (server/http/buyer-pages.ts). Files are sent by @fastify/static.
+ * sets a page's own headers (server/buyer-pages.ts). Files are sent by @fastify/static.
  */
 export function uiAppPages(apps: readonly UiApp[], before: (path: string, reply: FastifyReply) => Promise<void>) {
   const served = apps.map((app) => {

@@ -1,4 +1,4 @@
-// Rate limit counters, shared by every API process (server/http/rate-limit.ts): the table
+// Rate limit counters, shared by every API process (server/kit/rate-limits.ts): the table
 // (api_rate_limits; better-auth keeps its own sign-in counters in rate_limits), the one
 // rate-limiter-flexible's PostgreSQL store reads and writes (its own shape), created here so that
 // no process runs DDL at run time. Keys are `<policy>:<subject>`; expired rows are deleted by the

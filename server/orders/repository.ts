@@ -243,7 +243,7 @@ export async function stopPaymentRetries(db: Knex, subscriptionId: string): Prom
   await db("orders").where({ subscription_id: subscriptionId, status: "pending" }).update({ next_payment_attempt_at: null });
 }
 
-/** Renewal orders written in the last hour (an operators' gauge, server/http/metrics.ts). */
+/** Renewal orders written in the last hour (an operators' gauge, server/observability/metrics.ts). */
 export function countRenewalOrdersLastHour(db: Knex): Promise<number> {
   return numberOf(
     db.raw("select count(*) as v from orders where billing_reason = 'subscription_cycle' and created_at > now() - interval '1 hour'"),

@@ -1,5 +1,5 @@
 // HTTP handlers of the refund operations. Create answers 201 with the refund, as Polar does (the
-// clients generated before that read it from a 200: server/http/api-versions.ts's statusFor).
+// clients generated before that read it from a 200: server/kit/api-versions.ts's statusFor).
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { createRefund, listRefunds } from "./service.js";
 

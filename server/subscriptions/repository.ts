@@ -184,7 +184,7 @@ export async function unstartedSubscriptions(db: Knex, limit = 500): Promise<str
   return rows.map((r: { id: string }) => r.id);
 }
 
-/** Live subscriptions past their period end, not renewed yet (an operators' gauge, server/http/metrics.ts). */
+/** Live subscriptions past their period end, not renewed yet (an operators' gauge, server/observability/metrics.ts). */
 export function countRenewalsDue(db: Knex): Promise<number> {
   return numberOf(
     db.raw(

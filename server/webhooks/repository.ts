@@ -510,7 +510,7 @@ export async function insertOrganizationNotification(
 const queuedPart = "from webhook_events where pending and set_aside_at is null";
 const setAsidePart = "from webhook_events where pending and set_aside_at is not null";
 
-/** Webhook events not delivered yet, set-aside ones included (an operators' gauge, server/http/metrics.ts). */
+/** Webhook events not delivered yet, set-aside ones included (an operators' gauge, server/observability/metrics.ts). */
 export function countPendingEvents(db: Knex): Promise<number> {
   return numberOf(db.raw(`select (select count(*) ${queuedPart}) + (select count(*) ${setAsidePart}) as v`));
 }

@@ -80,6 +80,13 @@ describe("defaults", () => {
       RATE_LIMIT_TOKEN: null,
     });
   });
+
+  it("reads TRUST_PROXY as Fastify's trustProxy: a hop count, a boolean, or addresses as written", () => {
+    expect(setting("TRUST_PROXY", { TRUST_PROXY: "2" })).toBe(2);
+    expect(setting("TRUST_PROXY", { TRUST_PROXY: "true" })).toBe(true);
+    expect(setting("TRUST_PROXY", { TRUST_PROXY: "false" })).toBe(false);
+    expect(setting("TRUST_PROXY", { TRUST_PROXY: "loopback, 10.0.0.0/8" })).toBe("loopback, 10.0.0.0/8");
+  });
 });
 
 describe("bad values", () => {

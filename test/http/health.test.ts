@@ -1,4 +1,4 @@
-// /healthz and /readyz (server/http/health.ts): alive always; ready only when PostgreSQL and
+// /healthz and /readyz (server/observability/health.ts): alive always; ready only when PostgreSQL and
 // Temporal answer, 503 naming what failed otherwise, and 503 from the moment a drain starts.
 import { request } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";

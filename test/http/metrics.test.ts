@@ -1,4 +1,4 @@
-// Prometheus metrics at /metrics (server/http/metrics.ts): requests by operation and status with
+// Prometheus metrics at /metrics (server/observability/metrics.ts): requests by operation and status with
 // latency histograms, the database pool, and the platform's backlogs read from the database.
 import { describe, expect, it } from "vitest";
 import { orgWithToken, useTestApi } from "../harness/index.js";

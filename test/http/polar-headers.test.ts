@@ -1,11 +1,11 @@
-// The headers the 1.x client (@polar-sh/sdk 1.0.1) sends. Polar-Version (server/http/api-versions.ts):
+// The headers the 1.x client (@polar-sh/sdk 1.0.1) sends. Polar-Version (server/kit/api-versions.ts):
 // a served version shapes the answer and is named back, none is the default (2026-04), an unknown
 // one is a 404 as in Polar; the shaping itself from the contract's `x-api-version` marks.
 // Polar-Organization (server/auth/callers.ts): naming another organization than the credentials' is refused.
 import { describe, expect, it } from "vitest";
 import { PolarClientError } from "polar-sdk-1";
 import { createPolar } from "polar-sdk-1/2026-10";
-import { API_VERSIONS, DEFAULT_API_VERSION, versionedShapes, versionedWebhooks } from "../../server/http/api-versions.js";
+import { API_VERSIONS, DEFAULT_API_VERSION, versionedShapes, versionedWebhooks } from "../../server/kit/api-versions.js";
 import { createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();

@@ -1,4 +1,4 @@
-// Rate limits (server/http/rate-limit.ts): 429 with Retry-After and RateLimit headers on public
+// Rate limits (server/kit/rate-limits.ts): 429 with Retry-After and RateLimit headers on public
 // doors per address and door, counted together by two API processes over one database; wrong
 // tokens from an address block it; a merchant token and a customer session each have their own
 // budget. A checkout link's redirect reuses the visitor's checkout instead of writing one per
@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STOREFRONT_PRODUCTS_MAX } from "../../server/products/repository.js";
-import { rateLimitSettings, type RateLimitSettings } from "../../server/http/rate-limit.js";
+import { rateLimitSettings, type RateLimitSettings } from "../../server/kit/rate-limits.js";
 import {
   createCheckoutProduct,
   createCustomer,

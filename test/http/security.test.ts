@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { frameableBy } from "../../server/http/security.js";
+import { frameableBy } from "../../server/buyer-pages.js";
 import { REDACTED_PATHS } from "../../server/kit/logger.js";
 import { createCheckoutProduct, createCustomer, orgWithToken, useTestApi } from "../harness/index.js";
 

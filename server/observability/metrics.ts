@@ -1,7 +1,7 @@
 // Prometheus metrics at GET /metrics (prom-client): requests by operation and status with their
 // latencies, the database pool, the process, and the platform's backlogs read from the database
-// at scrape time (webhook lag, renewals due vs done, grant jobs, confirms awaiting recovery;
-// docs/DEPLOYMENT.md lists them). METRICS_TOKEN, when set, is asked for as a bearer token.
+// at scrape time (docs/DEPLOYMENT.md lists them). METRICS_TOKEN, when set, asks for a bearer token.
+// Observability, not HTTP: the pipeline only reports each request here, the gauges read the domains.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Knex } from "knex";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";

@@ -1,8 +1,8 @@
 // Liveness and readiness for process supervisors and load balancers. `/healthz`: the process is
-// alive and its event loop answers (restart it when this fails). `/readyz`: it can serve requests
-// now: PostgreSQL answers a query and the Temporal frontend answers, each within a short bound;
-// 503 with what failed otherwise, and from the moment a drain starts (SIGTERM), so a balancer
-// stops sending before the process stops listening.
+// alive and its event loop answers. `/readyz`: PostgreSQL and the Temporal frontend answer, each
+// within a short bound; 503 with what failed otherwise, and from the moment a drain starts
+// (SIGTERM), so a balancer stops sending before the process stops listening.
+// Observability, not HTTP: it is the process's state; the server's drain (server/main.ts) sets it.
 import type { FastifyInstance } from "fastify";
 import type { Knex } from "knex";
 import { temporalReachable } from "../../workflows/client.js";

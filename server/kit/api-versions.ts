@@ -1,9 +1,9 @@
 // The API versions a caller may speak (`Polar-Version: YYYY-MM`, sent by the 1.x clients; the 0.x
 // send none and get the default). Where versions differ, the contract marks a property with
-// `x-api-version` and `versionedShapes` leaves it out of other versions' answers (webhook payloads
-// too, `versionedWebhooks`). An unknown version is a 404, as Polar answers it; where a status
-// changed under the 0.x clients, their user-agent picks it (`statusFor`).
-import { ResourceNotFound } from "../kit/errors.js";
+// `x-api-version` and `versionedShapes` leaves it out of other versions' answers. An unknown version
+// is a 404, as Polar answers it; under the 0.x clients a changed status is picked by their user-agent.
+// The contract's versioning, not HTTP: webhook payloads are shaped by it too (`versionedWebhooks`).
+import { ResourceNotFound } from "./errors.js";
 
 export const API_VERSIONS = ["2026-04", "2026-10"] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
