@@ -1,8 +1,8 @@
 // Test suites: test/**/*.test.ts, in three projects run one after the other on one Postgres,
-// Temporal dev server and Mailpit (test/setup/global.ts). Each worker runs on a database and a
-// Temporal namespace of its own (test/setup/each-file.ts), so files run in parallel: the API and
-// workflow suites three at once, the Chromium suites two at once, then the suites that kill and
-// time processes one at a time.
+// Temporal dev server and Mailpit (test/setup/global.ts): the API and workflow suites, the
+// Chromium suites, the suites that kill and time processes. Each worker runs on a database and a
+// Temporal namespace of its own (test/setup/each-file.ts), so files run in parallel; `make test`
+// runs the projects 3, 2 and 1 files at once.
 import { defineConfig } from "vitest/config";
 
 /** Suites that drive Chromium. */
@@ -15,14 +15,15 @@ const PROCESSES = [
   "test/checkouts/recover-crash.test.ts",
 ];
 
-/** Files at once per project; VITEST_MAX_WORKERS caps them (1: every file alone). */
-const cap = Number(process.env.VITEST_MAX_WORKERS ?? 3);
-const workers = (n: number) => Math.max(1, Math.min(n, cap));
+/** Files at once (`make test` gives each project its own: scripts/test-all.sh). */
+const workers = Number(process.env.VITEST_MAX_WORKERS ?? 2);
 
 export default defineConfig({
   test: {
     globalSetup: ["test/setup/global.ts"],
     pool: "forks",
+    fileParallelism: workers > 1,
+    maxWorkers: workers,
     setupFiles: ["test/setup/each-file.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
@@ -41,12 +42,11 @@ export default defineConfig({
           name: "api",
           include: ["test/**/*.test.ts"],
           exclude: [...BROWSER, ...PROCESSES, "**/node_modules/**"],
-          maxWorkers: workers(3),
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: "browser", include: BROWSER, maxWorkers: workers(2), sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: "processes", include: PROCESSES, maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: "browser", include: BROWSER, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "processes", include: PROCESSES, sequence: { groupOrder: 2 } } },
     ],
   },
 });

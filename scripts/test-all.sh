@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 RESULTS=.cache/test-results
 mkdir -p "$RESULTS"
-rm -f "$RESULTS"/vitest.json "$RESULTS"/fuzz.json
+rm -f "$RESULTS"/vitest*.json "$RESULTS"/fuzz.json
 
 PASSED=0
 FAILED=0
@@ -60,25 +60,37 @@ step typecheck-admin admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json
 step check-generated bash codegen/check-fresh.sh
 
 # --- vitest: every test counts ------------------------------------------------------------------
-banner "vitest: vitest run"
+# Each project (vitest.config.ts) with the files it can run at once on this 2-core machine.
+banner "vitest: vitest run --project api|browser|processes"
 t=$SECONDS
-node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest.json"
-vrc=$?
+vrc=0
+for run in api:3 browser:2 processes:1; do
+  name=${run%%:*}
+  node_modules/.bin/vitest run --project "$name" --maxWorkers "${run##*:}" --reporter=default --reporter=json \
+    --outputFile.json="$RESULTS/vitest-$name.json" || vrc=$?
+done
 read -r vp vf vs vnote < <(node -e '
   const fs = require("fs");
-  const [file, rc] = [process.argv[1], Number(process.argv[2])];
-  let r;
-  try { r = JSON.parse(fs.readFileSync(file, "utf8")); } catch { r = undefined; }
-  if (!r) { console.log(`0 1 0 no-json-report(exit-${rc})`); process.exit(0); }
-  let failed = r.numFailedTests;
-  // A file that failed without a failing test (import error, hook failure) counts as one failure.
-  const brokenFiles = (r.testResults || []).filter((f) => f.status === "failed" && !(f.assertionResults || []).some((a) => a.status === "failed")).length;
+  const rc = Number(process.argv[1]);
+  let [passed, failed, skipped, brokenFiles, tests] = [0, 0, 0, 0, 0];
+  const notes = [];
+  for (const file of process.argv.slice(2)) {
+    let r;
+    try { r = JSON.parse(fs.readFileSync(file, "utf8")); } catch { r = undefined; }
+    if (!r) { failed += 1; notes.push(`no-json-report:${file.split("/").pop()}`); continue; }
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + (r.numTodoTests || 0);
+    tests += r.numTotalTests;
+    // A file that failed without a failing test (import error, hook failure) counts as one failure.
+    brokenFiles += (r.testResults || []).filter((f) => f.status === "failed" && !(f.assertionResults || []).some((a) => a.status === "failed")).length;
+  }
   failed += brokenFiles;
-  let note = brokenFiles ? `${brokenFiles}-file(s)-failed-to-run` : "-";
-  if (rc !== 0 && failed === 0) { failed = 1; note = `exit-${rc}`; }
-  if (r.numTotalTests === 0 && failed === 0) { failed = 1; note = "no-tests-ran"; }
-  console.log(`${r.numPassedTests} ${failed} ${r.numPendingTests + (r.numTodoTests || 0)} ${note}`);
-' "$RESULTS/vitest.json" "$vrc")
+  if (brokenFiles) notes.push(`${brokenFiles}-file(s)-failed-to-run`);
+  if (rc !== 0 && failed === 0) { failed = 1; notes.push(`exit-${rc}`); }
+  if (tests === 0 && failed === 0) { failed = 1; notes.push("no-tests-ran"); }
+  console.log(`${passed} ${failed} ${skipped} ${notes.join(",") || "-"}`);
+' "$vrc" "$RESULTS"/vitest-{api,browser,processes}.json)
 PASSED=$((PASSED + vp)); FAILED=$((FAILED + vf)); SKIPPED=$((SKIPPED + vs))
 row vitest "$([ "$vf" = 0 ] && echo ok || echo FAILED)" $((SECONDS - t)) "$vp passed, $vf failed, $vs skipped$([ "$vnote" != "-" ] && echo " ($vnote)")"
 
