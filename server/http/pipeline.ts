@@ -70,17 +70,30 @@ export const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0];
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** Where a Fastify validation error was found, as toIssues' first segment names it. */
-const PART: Record<string, string> = { body: "/requestBody", querystring: "/query", params: "/path", headers: "/header" };
+/** The parts of a request Fastify validates: where toIssues' first segment names each, in FastAPI's order. */
+const PARTS = [
+  ["params", "params", "/path"],
+  ["querystring", "query", "/query"],
+  ["body", "body", "/requestBody"],
+] as const;
 
-/** A validation error of Fastify's as our 422; anything else as thrown. */
-function asApiError(thrown: unknown): unknown {
+/**
+ * A validation error of Fastify's as our 422, with the issues of every part: Fastify stops at the
+ * first bad part, so the others are validated here. Anything else as thrown.
+ */
+function asApiError(thrown: unknown, request: FastifyRequest): unknown {
   const err = thrown as { validation?: FastifySchemaValidationError[]; validationContext?: string };
   if (!err?.validation) return thrown;
-  const prefix = PART[err.validationContext ?? "body"] ?? "/requestBody";
-  return new RequestValidationError(
-    toIssues(err.validation.map((e) => Object.assign({}, e, { instancePath: prefix + e.instancePath }) as ErrorObject)),
+  const failed = (part: (typeof PARTS)[number][0], key: (typeof PARTS)[number][1]) => {
+    if (part === err.validationContext) return err.validation ?? [];
+    const validate = request.getValidationFunction(part);
+    // An absent part is validated as null, as Fastify does.
+    return validate && !validate(request[key] ?? null) ? (validate.errors ?? []) : [];
+  };
+  const errors = PARTS.flatMap(([part, key, prefix]) =>
+    failed(part, key).map((e) => Object.assign({}, e, { instancePath: prefix + e.instancePath }) as ErrorObject),
   );
+  return new RequestValidationError(toIssues(errors));
 }
 
 /** A JSON body in a UTF charset: an object or a list (body-parser's strict mode); `{}` when empty. */
@@ -214,7 +227,7 @@ export function installPipeline(
   app.setErrorHandler((thrown, request, reply) => {
     const operationId = request.state?.operationId;
     // The OAuth2 endpoints answer their errors in RFC 6749's shape, the pipeline's too.
-    const err = asOAuth2Error(operationId, asApiError(thrown));
+    const err = asOAuth2Error(operationId, asApiError(thrown, request));
     const [status, body] = errorResponse(err, request.state?.log);
     if (err instanceof ApiError) reply.headers(err.headers());
     // In tests every error body an operation answers is checked too (a 500 is a failure anyway).
