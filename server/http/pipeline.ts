@@ -23,7 +23,7 @@ import { ApiError, RequestValidationError, ResourceNotFound } from "../kit/error
 import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
-import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedShapes, type ApiVersion } from "./api-versions.js";
+import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedJson, type ApiVersion } from "./api-versions.js";
 import { contractAjv, contractOperations, readContract, responseValidators, type ContractOperation } from "./contract.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
@@ -148,7 +148,7 @@ export function installPipeline(
 ): void {
   const ops = contractOperations(o.contract);
   const allowed = allowedMethods(ops);
-  const shape = versionedShapes(o.contract);
+  const jsonOf = versionedJson(o.contract, o.validateResponses);
   const responseCheck = o.validateResponses ? responseValidators(o.contract, ops) : null;
   const cors = publicCors(allowed);
   app.decorateRequest<RequestState | null>("state", null);
@@ -256,6 +256,7 @@ export function installPipeline(
     const operationId = op.operationId as OperationId;
     const meta = operations[operationId];
     const handler = handlers[operationId] as (input: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>;
+    const json = jsonOf(operationId);
     app.route<{ Params: Record<string, string> }>({
       method: op.method.toUpperCase(),
       url: op.url,
@@ -317,8 +318,7 @@ export function installPipeline(
           if (accepted === "application/json") return reply.type("application/json; charset=utf-8").send(JSON.stringify(result.body));
           return reply.type("text/csv; charset=utf-8").send(result.body);
         }
-        const text = JSON.stringify(shape(operationId, result.status, state.apiVersion, result.body)) ?? "null";
-        return reply.type("application/json; charset=utf-8").send(text);
+        return reply.type("application/json; charset=utf-8").send(json(result.status, state.apiVersion, result.body));
       },
     });
   }
