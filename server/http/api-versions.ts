@@ -265,15 +265,17 @@ export function versionedJson(doc: Document, strict: boolean): (operationId: str
     if (!schema) return (body) => JSON.stringify(body) ?? "null";
     const shaped = (body: unknown) => JSON.stringify(shape(body, schema, version)) ?? "null";
     if (!compilable(schema)) return shaped;
-    let contract = contracts.get(version);
-    if (!contract) contracts.set(version, (contract = schemasForJson(doc, version)));
-    const compiled = fastJson(contract.forJson(schema), { schema: { contract: contract.document } });
+    let forJson = contracts.get(version);
+    if (!forJson) contracts.set(version, (forJson = schemasForJson(doc, version)));
+    const { root, document } = forJson(schema);
+    const compiled = fastJson(root, { schema: { contract: document } });
     return (body) => {
       let text: string;
       try {
         text = compiled(body);
       } catch (err) {
-        // A value the contract's types do not describe (the tests' response check refuses it) is written as it is.
+        // A value the contract's types do not describe, or a required property missing (the tests'
+        // response check refuses both), is written as it is.
         if (strict) throw new ResponseContractViolation(`${operationId} ${status}: ${String(err)}`);
         return shaped(body);
       }
@@ -295,17 +297,16 @@ export function versionedJson(doc: Document, strict: boolean): (operationId: str
 }
 
 /**
- * Where the compiled serialiser's JSON differs from the shaped answer's (at `at`), or undefined:
- * a property the contract does not declare, which it leaves out, as Polar's response models do.
+ * Where the compiled serialiser's JSON differs from the shaped answer's (at `at`), or undefined
+ * when they are alike but for the properties the contract does not declare, which it leaves out.
  */
 function difference(written: unknown, meant: unknown, at: string): string | undefined {
-  const record = (v: unknown) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>) : undefined);
-  const [a, b] = [record(written), record(meant)];
-  if (!a || !b || Array.isArray(a) !== Array.isArray(b)) {
+  if (!written || !meant || typeof written !== "object" || typeof meant !== "object" || Array.isArray(written) !== Array.isArray(meant)) {
     return written === meant ? undefined : `writes ${JSON.stringify(written)} for ${JSON.stringify(meant)} at ${at || "/"}`;
   }
-  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    const found = Array.isArray(a) || Object.hasOwn(a, key) ? difference(a[key], b[key], `${at}/${key}`) : undefined;
+  const [a, b] = [new Map(Object.entries(written)), new Map(Object.entries(meant))];
+  for (const key of new Set([...a.keys(), ...b.keys()])) {
+    const found = a.has(key) || Array.isArray(written) ? difference(a.get(key), b.get(key), `${at}/${key}`) : undefined;
     if (found) return found;
   }
   return undefined;
@@ -323,27 +324,27 @@ function nullOr(s: Schema): Schema | undefined {
 
 /**
  * The contract's schemas as fast-json-stringify writes them in `version`: their types, properties
- * (`version`'s only), items and maps, and no more (a `required`, `const`, `default` or `format` would
- * make it throw or write what the value does not hold). A union other than `X or null`, a free-form
- * object, an untyped value, and whatever holds only those, are written by JSON.stringify (`{}`).
+ * (`version`'s only, and which are required), items and maps, and no more (a `const`, `default` or
+ * `format` would make it write what the value does not hold). A union other than `X or null`, a
+ * free-form object, an untyped value, and whatever holds only those, are JSON.stringify's (`{}`).
  */
 function schemasForJson(doc: Document, version: ApiVersion) {
   const PREFIX = "#/components/schemas/";
-  // Whether a component is written by JSON.stringify; a component being walked is not.
-  const anyByName = new Map<string, boolean>();
+  // The components written so far; one being written is taken for an object meanwhile.
+  const written = new Map<string, JsonSchema>();
   const forJson = (s: Schema): JsonSchema => {
     if (s.$ref?.startsWith(PREFIX)) {
       const name = s.$ref.slice(PREFIX.length);
-      if (!anyByName.has(name)) {
-        anyByName.set(name, false);
-        anyByName.set(name, any(forJson(doc.components.schemas[name] ?? {})));
+      if (!written.has(name)) {
+        written.set(name, { type: "object" });
+        written.set(name, forJson(doc.components.schemas[name] ?? {}));
       }
-      return anyByName.get(name) ? {} : { $ref: `contract${s.$ref}` };
+      return any(written.get(name) ?? {}) ? {} : { $ref: `contract${s.$ref}` };
     }
     const member = nullOr(s);
     if (member) {
-      const written = forJson(member);
-      return any(written) ? {} : Object.assign(written, { nullable: true });
+      const nullable = forJson(member);
+      return any(nullable) ? {} : Object.assign(nullable, { nullable: true });
     }
     const types = [s.type ?? []].flat();
     if (s.oneOf || s.anyOf || s.allOf || types.length === 0) return {};
@@ -365,8 +366,22 @@ function schemasForJson(doc: Document, version: ApiVersion) {
     }
     return out;
   };
-  const components = Object.fromEntries(Object.entries(doc.components.schemas).map(([name, s]) => [name, forJson(s)]));
-  return { forJson, document: { type: "object" as const, components: { schemas: components } } };
+  /** A schema as written, and the components it reaches (fast-json-stringify reads all it is given). */
+  return (schema: Schema) => {
+    const root = forJson(schema);
+    const reached = new Map<string, JsonSchema>();
+    const reach = (node: unknown): void => {
+      if (!node || typeof node !== "object") return;
+      const name = "$ref" in node && typeof node.$ref === "string" ? node.$ref.slice(`contract${PREFIX}`.length) : undefined;
+      if (name !== undefined && !reached.has(name)) {
+        reached.set(name, written.get(name) ?? {});
+        reach(written.get(name));
+      }
+      Object.values(node).forEach(reach);
+    };
+    reach(root);
+    return { root, document: { type: "object" as const, components: { schemas: Object.fromEntries(reached) } } };
+  };
 }
 
 /** Whether a schema lets JSON.stringify write the value. */
