@@ -2,7 +2,7 @@
 // and any thrown error as the status and body the contract documents for it.
 import { STATUS_CODES } from "node:http";
 import type { ErrorObject } from "ajv";
-import { ApiError, errorBody, type ValidationIssue } from "../kit/errors.js";
+import { ApiError, errorBody, ResponseContractViolation, type ValidationIssue } from "../kit/errors.js";
 import { INPUT_ERROR_CODES } from "../kit/input.js";
 import type { Logger } from "../kit/logger.js";
 
@@ -53,8 +53,6 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
   }
   return issues.length ? issues : [{ loc: ["body"], msg: "Invalid request", type: "value_error" }];
 }
-
-export class ResponseContractViolation extends Error {}
 
 /** The status and body an error answers: typed errors as the contract documents them, bad input as 4xx, the rest 500. */
 export function errorResponse(err: unknown, log: Logger | undefined): [number, unknown] {

@@ -20,14 +20,14 @@ import { requirePortalSection } from "../customer-portal/sections.js";
 import { handlers } from "../handlers.js";
 import type { Caller } from "../kit/auth.js";
 import type { Ctx } from "../kit/context.js";
-import { ApiError, errorBody, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
+import { ApiError, errorBody, RequestValidationError, ResourceNotFound, ResponseContractViolation } from "../kit/errors.js";
 import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
-import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedShapes, type ApiVersion } from "../kit/api-versions.js";
+import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedJson, type ApiVersion } from "../kit/api-versions.js";
 import { contractAjv, responseValidators } from "./contract.js";
 import type { readContract } from "../kit/openapi.js";
-import { errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
+import { errorResponse, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "../observability/metrics.js";
 import type { RateLimits } from "../kit/rate-limits.js";
@@ -73,17 +73,30 @@ export const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0];
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** Where a Fastify validation error was found, as toIssues' first segment names it. */
-const PART: Record<string, string> = { body: "/requestBody", querystring: "/query", params: "/path", headers: "/header" };
+/** The parts of a request Fastify validates: where toIssues' first segment names each, in FastAPI's order. */
+const PARTS = [
+  ["params", "params", "/path"],
+  ["querystring", "query", "/query"],
+  ["body", "body", "/requestBody"],
+] as const;
 
-/** A validation error of Fastify's as our 422; anything else as thrown. */
-function asApiError(thrown: unknown): unknown {
+/**
+ * A validation error of Fastify's as our 422, with the issues of every part: Fastify stops at the
+ * first bad part, so the others are validated here. Anything else as thrown.
+ */
+function asApiError(thrown: unknown, request: FastifyRequest): unknown {
   const err = thrown as { validation?: FastifySchemaValidationError[]; validationContext?: string };
   if (!err?.validation) return thrown;
-  const prefix = PART[err.validationContext ?? "body"] ?? "/requestBody";
-  return new RequestValidationError(
-    toIssues(err.validation.map((e) => Object.assign({}, e, { instancePath: prefix + e.instancePath }) as ErrorObject)),
+  const failed = (part: (typeof PARTS)[number][0], key: (typeof PARTS)[number][1]) => {
+    if (part === err.validationContext) return err.validation ?? [];
+    const validate = request.getValidationFunction(part);
+    // An absent part is validated as null, as Fastify does.
+    return validate && !validate(request[key] ?? null) ? (validate.errors ?? []) : [];
+  };
+  const errors = PARTS.flatMap(([part, key, prefix]) =>
+    failed(part, key).map((e) => Object.assign({}, e, { instancePath: prefix + e.instancePath }) as ErrorObject),
   );
+  return new RequestValidationError(toIssues(errors));
 }
 
 /** A JSON body in a UTF charset: an object or a list (body-parser's strict mode); `{}` when empty. */
@@ -138,7 +151,7 @@ export function installPipeline(
 ): void {
   const { routes: ops, schemas } = contractRoutes();
   const allowed = allowedMethods(ops);
-  const shape = versionedShapes(o.contract);
+  const jsonOf = versionedJson(o.contract, o.validateResponses);
   const responseCheck = o.validateResponses ? responseValidators(schemas, ops) : null;
   app.decorateRequest<RequestState | null>("state", null);
   // 6. Validation by the contract's Ajv: the path's and query's strings coerced, a body as sent.
@@ -215,7 +228,7 @@ export function installPipeline(
   app.setErrorHandler((thrown, request, reply) => {
     const operationId = request.state?.operationId;
     // The OAuth2 endpoints answer their errors in RFC 6749's shape, the pipeline's too.
-    const err = asOAuth2Error(operationId, asApiError(thrown));
+    const err = asOAuth2Error(operationId, asApiError(thrown, request));
     const [status, body] = errorResponse(err, request.state?.log);
     if (err instanceof ApiError) reply.headers(err.headers());
     // In tests every error body an operation answers is checked too (a 500 is a failure anyway).
@@ -244,6 +257,7 @@ export function installPipeline(
     const operationId = op.operationId;
     const meta = operations[operationId];
     const handler = handlers[operationId] as (input: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>;
+    const json = jsonOf(operationId);
     app.route<{ Params: Record<string, string> }>({
       method: op.method.toUpperCase(),
       url: op.url,
@@ -305,8 +319,7 @@ export function installPipeline(
           if (accepted === "application/json") return reply.type("application/json; charset=utf-8").send(JSON.stringify(result.body));
           return reply.type("text/csv; charset=utf-8").send(result.body);
         }
-        const text = JSON.stringify(shape(operationId, result.status, state.apiVersion, result.body)) ?? "null";
-        return reply.type("application/json; charset=utf-8").send(text);
+        return reply.type("application/json; charset=utf-8").send(json(result.status, state.apiVersion, result.body));
       },
     });
   }

@@ -75,3 +75,6 @@ export class RequestValidationError extends ApiError {
 export function invalid(loc: (string | number)[], msg: string, type = "value_error", input?: unknown): RequestValidationError {
   return new RequestValidationError([{ loc, msg, type, ...(input === undefined ? {} : { input }) }]);
 }
+
+/** An answer the contract does not allow: a bug of ours, answered as a 500. */
+export class ResponseContractViolation extends Error {}
