@@ -6,6 +6,8 @@ import { emailPreferencesOf } from "./email-preferences.js";
 import type { CustomerRow, GrantedBenefitRow } from "./repository.js";
 
 export type CustomerOut = components["schemas"]["Customer"];
+/** The customer inside an order, a subscription or a license key (OrderCustomer, SubscriptionCustomer, LicenseKeyCustomer). */
+export type CustomerBaseOut = components["schemas"]["OrderCustomer"];
 export type CustomerStateOut = components["schemas"]["CustomerState"];
 export type PortalCustomerOut = components["schemas"]["CustomerPortalCustomer"];
 type StateSubscription = components["schemas"]["CustomerStateSubscription"];
@@ -35,7 +37,8 @@ export function toTaxIdCheck(row: CustomerRow): TaxIdCheckOut | null {
   };
 }
 
-export function toCustomer(row: CustomerRow): CustomerOut {
+/** The customer as orders, subscriptions and license keys show it: without the registry's check, the Customer's own. */
+export function toCustomerBase(row: CustomerRow): CustomerBaseOut {
   return {
     id: row.id,
     created_at: isoRequired(row.created_at),
@@ -53,8 +56,11 @@ export function toCustomer(row: CustomerRow): CustomerOut {
     deleted_at: iso(row.deleted_at),
     first_user_event_at: iso(row.first_user_event_at),
     avatar_url: avatarUrl(row.email),
-    tax_id_check: toTaxIdCheck(row),
   };
+}
+
+export function toCustomer(row: CustomerRow): CustomerOut {
+  return Object.assign(toCustomerBase(row), { tax_id_check: toTaxIdCheck(row) });
 }
 
 export function toCustomerState(

@@ -1,7 +1,7 @@
 // The license key wire shapes: LicenseKeyRead (with its customer), LicenseKeyWithActivations,
 // ValidatedLicenseKey, and the activation shapes.
 import type { components } from "../../generated/types.js";
-import { toCustomer } from "../customers/models.js";
+import { toCustomerBase } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { ActivationRow, LicenseKeyRow } from "./repository.js";
@@ -20,7 +20,7 @@ export function toLicenseKey(row: LicenseKeyRow, customer: CustomerRow): License
     modified_at: iso(row.modified_at),
     organization_id: row.organization_id,
     customer_id: row.customer_id,
-    customer: toCustomer(customer),
+    customer: toCustomerBase(customer),
     // A key is a member's once team customers have members; until then none is.
     member_id: null,
     member: null,

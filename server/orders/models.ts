@@ -2,7 +2,7 @@
 // inside them (whose base fields every subscription shape shares). Amounts are
 // minor units: net = subtotal − discount, total = net + tax.
 import type { components } from "../../generated/types.js";
-import { toCustomer } from "../customers/models.js";
+import { toCustomerBase } from "../customers/models.js";
 import { toDiscountBase } from "../discounts/models.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
@@ -164,7 +164,7 @@ export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
     custom_field_data: row.custom_field_data,
     platform_fee_amount: row.platform_fee_amount,
     platform_fee_currency: row.platform_fee_currency,
-    customer: toCustomer(rel.customers.get(row.customer_id)!),
+    customer: toCustomerBase(rel.customers.get(row.customer_id)!),
     product: toOrderProduct(rel.products.get(row.product_id)!),
     discount: row.discount_id ? toOrderDiscount(rel.discounts.get(row.discount_id)) : null,
     tax_rate: row.tax_rate ?? null,

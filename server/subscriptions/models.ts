@@ -1,7 +1,7 @@
 // The Subscription (merchant), CustomerSubscription (portal) and CustomerStateSubscription wire
 // shapes (the fields they share, and the OrderSubscription inside orders, are orders/models.ts's).
 import type { components } from "../../generated/types.js";
-import { toCustomer } from "../customers/models.js";
+import { toCustomerBase } from "../customers/models.js";
 import { toDiscountBase } from "../discounts/models.js";
 import { derivedUuid } from "../kit/ids.js";
 import { iso, isoRequired } from "../kit/time.js";
@@ -46,7 +46,7 @@ export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations)
   return Object.assign(toSubscriptionBase(row), {
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
-    customer: toCustomer(rel.customers.get(row.customer_id)!),
+    customer: toCustomerBase(rel.customers.get(row.customer_id)!),
     product: toProduct(product, rel.productRelations.get(product.id)!),
     discount: discount ? toDiscountBase(discount) : null,
     prices: prices.map((p) => toPrice(p, product)),
