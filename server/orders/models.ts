@@ -144,9 +144,8 @@ export function toOrderSubscription(row: SubscriptionBaseRow): OrderSubscription
   return { metadata: row.metadata, ...toSubscriptionBase(row) };
 }
 
-function toSubscriptionOf(row: OrderRow, rel: OrderRelations) {
-  const sub = row.subscription_id ? rel.subscriptions.get(row.subscription_id) : undefined;
-  return sub ? toOrderSubscription(sub) : null;
+function subscriptionOf(row: OrderRow, rel: OrderRelations): SubscriptionBaseRow | null {
+  return (row.subscription_id && rel.subscriptions.get(row.subscription_id)) || null;
 }
 
 function toOrderDiscount(row: DiscountRow | undefined) {
@@ -158,8 +157,9 @@ function toOrderProduct(row: ProductRow) {
 }
 
 export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
+  const sub = subscriptionOf(row, rel);
   return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? [], rel.products.get(row.product_id)!), {
-    subscription: toSubscriptionOf(row, rel),
+    subscription: sub ? toOrderSubscription(sub) : null,
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
     platform_fee_amount: row.platform_fee_amount,
@@ -179,8 +179,10 @@ export function toCustomerOrder(
   organization: OrganizationRow,
 ): CustomerOrderOut {
   const product = rel.products.get(row.product_id)!;
+  const sub = subscriptionOf(row, rel);
   return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? [], product), {
-    subscription: toSubscriptionOf(row, rel),
+    // CustomerOrderSubscription: the customer sees no merchant's metadata.
+    subscription: sub ? toSubscriptionBase(sub) : null,
     product: Object.assign(toCustomerProduct(product, productRel.get(product.id)!), { organization: toOrganization(organization) }),
   });
 }
