@@ -3,7 +3,7 @@
 import type { components } from "../../generated/types.js";
 import { toCustomField } from "../custom-fields/models.js";
 import { iso, isoRequired } from "../kit/time.js";
-import { toOrganization } from "../organizations/models.js";
+import { toPublicOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct, toPrice } from "../products/models.js";
 import { activeTrial, computeFlags, quoteOf, taxBehaviorOf } from "./amounts.js";
@@ -14,7 +14,6 @@ import { setting } from "../config.js";
 export type CheckoutOut = components["schemas"]["Checkout"];
 export type CheckoutPublicOut = components["schemas"]["CheckoutPublic"];
 export type CheckoutPublicConfirmedOut = components["schemas"]["CheckoutPublicConfirmed"];
-type CheckoutOrganizationOut = components["schemas"]["CheckoutOrganization"];
 type FieldMode = "required" | "optional" | "disabled";
 
 /** The hosted checkout page of a session. */
@@ -79,15 +78,6 @@ export function toCheckoutDiscount(ctx: CheckoutContext) {
       { id: d.id, name: d.name, code: d.code },
     ),
   );
-}
-
-/** The organization a buyer sees: its subscription settings also at the top, as 0.49.0 reads them. */
-export function toCheckoutOrganization(row: OrganizationRow): CheckoutOrganizationOut {
-  const org = toOrganization(row);
-  return Object.assign(org, {
-    allow_customer_updates: org.subscription_settings.allow_customer_updates,
-    proration_behavior: org.subscription_settings.proration_behavior,
-  });
 }
 
 function base(row: CheckoutRow, ctx: CheckoutContext) {
@@ -180,7 +170,7 @@ function quoteTax(row: CheckoutRow) {
 }
 
 export function toCheckoutPublic(row: CheckoutRow, ctx: CheckoutContext, organization: OrganizationRow): CheckoutPublicOut {
-  return Object.assign(base(row, ctx), quoteTax(row), { organization: toCheckoutOrganization(organization) });
+  return Object.assign(base(row, ctx), quoteTax(row), { organization: toPublicOrganization(organization) });
 }
 
 export function toCheckoutPublicConfirmed(

@@ -8,6 +8,8 @@ import type { OrganizationRow, StoredPortalSettings } from "./repository.js";
 import { taxSettingsOf } from "./tax-settings.js";
 
 export type OrganizationOut = components["schemas"]["Organization"];
+/** What a buyer may see of the organization: its public profile and the settings the checkout and portal follow. */
+export type PublicOrganizationOut = components["schemas"]["CheckoutOrganization"];
 type SubscriptionSettings = OrganizationOut["subscription_settings"];
 
 export const DEFAULT_FEATURE_SETTINGS: components["schemas"]["OrganizationFeatureSettings"] = { issue_funding_enabled: false };
@@ -106,7 +108,8 @@ function portalSettingsOut(
   };
 }
 
-export function toOrganization(row: OrganizationRow): OrganizationOut {
+/** The organization as a buyer sees it (CheckoutOrganization); the merchant's Organization adds the rest. */
+export function toPublicOrganization(row: OrganizationRow): PublicOrganizationOut {
   const subscription = subscriptionSettings(row);
   return {
     id: row.id,
@@ -126,6 +129,11 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     customer_portal_settings: portalSettingsOut(row.customer_portal_settings, subscription),
     proration_behavior: subscription.proration_behavior,
     allow_customer_updates: subscription.allow_customer_updates,
+  };
+}
+
+export function toOrganization(row: OrganizationRow): OrganizationOut {
+  return Object.assign(toPublicOrganization(row), {
     sso_enforced: row.sso_enforced,
     default_presentment_currency: row.default_presentment_currency,
     default_tax_behavior: row.default_tax_behavior,
@@ -141,5 +149,5 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     account_id: null,
     payout_account_id: null,
     capabilities: capabilitiesOf(row.status),
-  };
+  });
 }
