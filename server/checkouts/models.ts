@@ -164,9 +164,14 @@ export function toCheckout(row: CheckoutRow, ctx: CheckoutContext): CheckoutOut 
   });
 }
 
-/** The rate and reason of the checkout's computed tax, for the hosted checkout's tax line; nulls until it is computed. */
-function quoteTax(row: CheckoutRow) {
-  return row.tax_calculation ? orderTaxOf(row.tax_calculation) : { tax_rate: null, taxability_reason: null };
+/**
+ * The rate and reason of the checkout's computed tax, for the hosted checkout's tax line; nulls
+ * until it is computed. The calculation itself (the provider's lines) is not the buyer's to read.
+ */
+function quoteTax(row: CheckoutRow): Pick<CheckoutPublicOut, "tax_rate" | "taxability_reason"> {
+  if (!row.tax_calculation) return { tax_rate: null, taxability_reason: null };
+  const { tax_rate, taxability_reason } = orderTaxOf(row.tax_calculation);
+  return { tax_rate, taxability_reason };
 }
 
 export function toCheckoutPublic(row: CheckoutRow, ctx: CheckoutContext, organization: OrganizationRow): CheckoutPublicOut {
