@@ -11187,6 +11187,8 @@ export interface components {
             loc: (string | number)[];
             msg: string;
             type: string;
+            /** @description The value refused, when the issue is about one (as Polar answers it). */
+            input?: unknown;
         };
         /** @description Sent when a new benefit is created.
          *

@@ -10954,6 +10954,10 @@ export type ValidationError = {
     loc: Array<string | number>;
     msg: string;
     type: string;
+    /**
+     * The value refused, when the issue is about one (as Polar answers it).
+     */
+    input?: unknown;
 };
 
 /**
