@@ -130,6 +130,16 @@ function allowedMethods(ops: ContractRoute[]): (path: string) => string[] {
 }
 
 /**
+ * The operations whose answers someone other than the merchant reads: a buyer (the checkout by its
+ * client secret, no token or an optional one) or a portal customer. Their answers are checked
+ * against the closed contract: a property it does not declare there is a leak.
+ */
+export function readByOutsiders(operationId: OperationId): boolean {
+  const { security } = operations[operationId];
+  return operationId.startsWith("customer_portal:") || (security !== "access_token" && security !== "client_credentials");
+}
+
+/**
  * Adds the pipeline's hooks, parsers, error and not-found answers, and the contract's routes to
  * `app`. The steps, in order. Every request:
  *   1. onRequest   request context: request id, logger, metrics and the log line, tracing span
@@ -152,7 +162,7 @@ export function installPipeline(
   const { routes: ops, schemas } = contractRoutes();
   const allowed = allowedMethods(ops);
   const jsonOf = versionedJson(o.contract, o.validateResponses);
-  const responseCheck = o.validateResponses ? responseValidators(schemas, ops) : null;
+  const responseCheck = o.validateResponses ? responseValidators(schemas, ops, readByOutsiders) : null;
   app.decorateRequest<RequestState | null>("state", null);
   // 6. Validation by the contract's Ajv: the path's and query's strings coerced, a body as sent.
   const [coercing, strict] = [contractAjv(schemas, true), contractAjv(schemas, false)];
