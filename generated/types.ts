@@ -3146,7 +3146,7 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitCustomSubscriberProperties"];
         };
         /** @description Properties available to subscribers for a benefit of type `custom`. */
@@ -3326,7 +3326,7 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitDiscordSubscriberProperties"];
         };
         /** @description Properties available to subscribers for a benefit of type `discord`. */
@@ -3466,7 +3466,7 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitDownloadablesSubscriberProperties"];
         };
         BenefitDownloadablesSubscriberProperties: {
@@ -3617,7 +3617,7 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitGitHubRepositorySubscriberProperties"];
         };
         /** @description Properties available to subscribers for a benefit of type `github_repository`. */
@@ -4134,7 +4134,7 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitLicenseKeysSubscriberProperties"];
         };
         BenefitLicenseKeysSubscriberProperties: {
@@ -4280,7 +4280,7 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitMeterCreditSubscriberProperties"];
         };
         /** @description Properties available to subscribers for a benefit of type `meter_unit`. */
@@ -6518,7 +6518,7 @@ export interface components {
             benefits: components["schemas"]["BenefitPublic"][];
             /** @description List of medias associated to the product. */
             medias: components["schemas"]["ProductMediaFileRead"][];
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
         };
         /** @enum {string} */
         CustomerOrderSortProperty: "created_at" | "-created_at" | "amount" | "-amount" | "net_amount" | "-net_amount" | "product" | "-product" | "subscription" | "-subscription";
@@ -6626,9 +6626,50 @@ export interface components {
             /** @description The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
             billing_address?: components["schemas"]["AddressInput"] | null;
         };
+        /** @description The organization as its customers see it in the portal (the products of their orders and subscriptions, a benefit's owner, the storefront lookup): its public profile and the settings the portal follows, not the merchant's own settings. */
+        CustomerOrganization: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The organization ID. */
+            id: string;
+            /** @description Organization name shown in checkout, customer portal, emails etc. */
+            name: string;
+            /** @description Unique organization slug in checkout, customer portal and credit card statements. */
+            slug: string;
+            /** @description Avatar URL shown in checkout, customer portal, emails etc. */
+            avatar_url: string | null;
+            /** @description Public support email. */
+            email: string | null;
+            /** @description Official website of the organization. */
+            website: string | null;
+            /** @description Links to social profiles. */
+            socials: components["schemas"]["OrganizationSocialLink"][];
+            status: components["schemas"]["Status"];
+            /**
+             * Format: date-time
+             * @description When the business details were submitted.
+             */
+            details_submitted_at: string | null;
+            /** @description Organization feature settings */
+            feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
+            subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
+            notification_settings: components["schemas"]["OrganizationNotificationSettings"];
+            customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            /** @description Whether customers can change their subscription's plan from the customer portal. */
+            allow_customer_updates: boolean;
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+        };
         /** @description Schema of an organization and related data for customer portal. */
         CustomerOrganizationData: {
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
             products: components["schemas"]["CustomerProduct"][];
         };
         CustomerPaymentMethod: components["schemas"]["PaymentMethodCard"] | components["schemas"]["PaymentMethodGeneric"];
@@ -7247,7 +7288,7 @@ export interface components {
             benefits: components["schemas"]["BenefitPublic"][];
             /** @description List of medias associated to the product. */
             medias: components["schemas"]["ProductMediaFileRead"][];
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CustomerOrganization"];
         };
         /** @enum {string} */
         CustomerSubscriptionSortProperty: "started_at" | "-started_at" | "amount" | "-amount" | "status" | "-status" | "organization" | "-organization" | "product" | "-product";
@@ -11732,6 +11773,11 @@ export interface components {
          */
         TaxabilityReason: "standard_rated" | "reverse_charge" | "not_collecting" | "not_subject_to_tax" | "not_supported" | "product_exempt" | "customer_exempt";
         /**
+         * @description A metric's key.
+         * @enum {string}
+         */
+        MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
+        /**
          * @description Who computes the tax of checkouts and orders (a Borealis extension).
          *
          *     * `none`: no tax is collected (every amount carries 0 tax).
@@ -11770,11 +11816,6 @@ export interface components {
             /** @description The seller's tax id as a pair of its value and type (`["FR40303265045", "eu_vat"]`). */
             tax_id: (string | components["schemas"]["TaxIDFormat"])[] | null;
         };
-        /**
-         * @description A metric's key.
-         * @enum {string}
-         */
-        MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
         /** @description The tax settings to change (a Borealis extension); the fields not given keep their value. */
         OrganizationTaxSettingsUpdate: {
             provider?: components["schemas"]["OrganizationTaxProvider"];

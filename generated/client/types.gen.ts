@@ -303,7 +303,7 @@ export type BenefitCustomSubscriber = {
     metadata: {
         [key: string]: string | number | number | boolean;
     };
-    organization: Organization;
+    organization: CustomerOrganization;
     properties: BenefitCustomSubscriberProperties;
 };
 
@@ -543,7 +543,7 @@ export type BenefitDiscordSubscriber = {
     metadata: {
         [key: string]: string | number | number | boolean;
     };
-    organization: Organization;
+    organization: CustomerOrganization;
     properties: BenefitDiscordSubscriberProperties;
 };
 
@@ -717,7 +717,7 @@ export type BenefitDownloadablesSubscriber = {
     metadata: {
         [key: string]: string | number | number | boolean;
     };
-    organization: Organization;
+    organization: CustomerOrganization;
     properties: BenefitDownloadablesSubscriberProperties;
 };
 
@@ -912,7 +912,7 @@ export type BenefitGitHubRepositorySubscriber = {
     metadata: {
         [key: string]: string | number | number | boolean;
     };
-    organization: Organization;
+    organization: CustomerOrganization;
     properties: BenefitGitHubRepositorySubscriberProperties;
 };
 
@@ -1582,7 +1582,7 @@ export type BenefitLicenseKeysSubscriber = {
     metadata: {
         [key: string]: string | number | number | boolean;
     };
-    organization: Organization;
+    organization: CustomerOrganization;
     properties: BenefitLicenseKeysSubscriberProperties;
 };
 
@@ -1766,7 +1766,7 @@ export type BenefitMeterCreditSubscriber = {
     metadata: {
         [key: string]: string | number | number | boolean;
     };
-    organization: Organization;
+    organization: CustomerOrganization;
     properties: BenefitMeterCreditSubscriberProperties;
 };
 
@@ -4859,7 +4859,7 @@ export type CustomerOrderProduct = {
      * List of medias associated to the product.
      */
     medias: Array<ProductMediaFileRead>;
-    organization: Organization;
+    organization: CustomerOrganization;
 };
 
 export type CustomerOrderSortProperty = 'created_at' | '-created_at' | 'amount' | '-amount' | 'net_amount' | '-net_amount' | 'product' | '-product' | 'subscription' | '-subscription';
@@ -4983,10 +4983,69 @@ export type CustomerOrderUpdate = {
 };
 
 /**
+ * The organization as its customers see it in the portal (the products of their orders and subscriptions, a benefit's owner, the storefront lookup): its public profile and the settings the portal follows, not the merchant's own settings.
+ */
+export type CustomerOrganization = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The organization ID.
+     */
+    id: string;
+    /**
+     * Organization name shown in checkout, customer portal, emails etc.
+     */
+    name: string;
+    /**
+     * Unique organization slug in checkout, customer portal and credit card statements.
+     */
+    slug: string;
+    /**
+     * Avatar URL shown in checkout, customer portal, emails etc.
+     */
+    avatar_url: string | null;
+    /**
+     * Public support email.
+     */
+    email: string | null;
+    /**
+     * Official website of the organization.
+     */
+    website: string | null;
+    /**
+     * Links to social profiles.
+     */
+    socials: Array<OrganizationSocialLink>;
+    status: Status;
+    /**
+     * When the business details were submitted.
+     */
+    details_submitted_at: string | null;
+    /**
+     * Organization feature settings
+     */
+    feature_settings: OrganizationFeatureSettings | null;
+    subscription_settings: OrganizationSubscriptionSettings;
+    notification_settings: OrganizationNotificationSettings;
+    customer_portal_settings: OrganizationCustomerPortalSettings;
+    /**
+     * Whether customers can change their subscription's plan from the customer portal.
+     */
+    allow_customer_updates: boolean;
+    proration_behavior: SubscriptionProrationBehavior;
+};
+
+/**
  * Schema of an organization and related data for customer portal.
  */
 export type CustomerOrganizationData = {
-    organization: Organization;
+    organization: CustomerOrganization;
     products: Array<CustomerProduct>;
 };
 
@@ -5814,7 +5873,7 @@ export type CustomerSubscriptionProduct = {
      * List of medias associated to the product.
      */
     medias: Array<ProductMediaFileRead>;
-    organization: Organization;
+    organization: CustomerOrganization;
 };
 
 export type CustomerSubscriptionSortProperty = 'started_at' | '-started_at' | 'amount' | '-amount' | 'status' | '-status' | 'organization' | '-organization' | 'product' | '-product';
@@ -11620,6 +11679,11 @@ export type OrderTaxRate = {
 export type TaxabilityReason = 'standard_rated' | 'reverse_charge' | 'not_collecting' | 'not_subject_to_tax' | 'not_supported' | 'product_exempt' | 'customer_exempt';
 
 /**
+ * A metric's key.
+ */
+export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
+
+/**
  * Who computes the tax of checkouts and orders (a Borealis extension).
  *
  * * `none`: no tax is collected (every amount carries 0 tax).
@@ -11679,11 +11743,6 @@ export type OrganizationSellerDetails = {
      */
     tax_id: Array<string | TaxIdFormat> | null;
 };
-
-/**
- * A metric's key.
- */
-export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
 
 /**
  * The tax settings to change (a Borealis extension); the fields not given keep their value.

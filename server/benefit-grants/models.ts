@@ -9,7 +9,7 @@ import { toCustomer, toPortalCustomer, type CustomerOut } from "../customers/mod
 import type { CustomerRow } from "../customers/repository.js";
 import { toFileBase, type FileRow } from "../files/models.js";
 import { iso, isoRequired } from "../kit/time.js";
-import { toOrganization } from "../organizations/models.js";
+import { toPublicOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import type { BenefitGrantRow, GrantRow } from "./repository.js";
 
@@ -98,7 +98,7 @@ function customerGrant<T extends BenefitType>(
       is_deleted: benefit.deleted_at !== null,
       organization_id: benefit.organization_id,
       metadata: benefit.metadata,
-      organization: toOrganization(org),
+      organization: toPublicOrganization(org),
       properties: subscriber,
     },
     properties,

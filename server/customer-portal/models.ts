@@ -1,7 +1,7 @@
 // Portal wire shapes: the storefront (CustomerOrganization) with its public products
 // (toCustomerProduct, products/models.ts).
 import type { components } from "../../generated/types.js";
-import { toOrganization } from "../organizations/models.js";
+import { toPublicOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
@@ -13,7 +13,7 @@ export function toCustomerOrganization(
   products: { row: ProductRow; rel: ProductRelations }[],
 ): CustomerOrganizationOut {
   return {
-    organization: toOrganization(org),
+    organization: toPublicOrganization(org),
     products: products.map((p) => toCustomerProduct(p.row, p.rel)),
   };
 }

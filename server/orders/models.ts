@@ -6,7 +6,7 @@ import { toCustomerBase } from "../customers/models.js";
 import { toDiscountBase } from "../discounts/models.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
-import { toOrganization } from "../organizations/models.js";
+import { toPublicOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct, toProductBase } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
@@ -183,6 +183,6 @@ export function toCustomerOrder(
   return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? [], product), {
     // CustomerOrderSubscription: the customer sees no merchant's metadata.
     subscription: sub ? toSubscriptionBase(sub) : null,
-    product: Object.assign(toCustomerProduct(product, productRel.get(product.id)!), { organization: toOrganization(organization) }),
+    product: Object.assign(toCustomerProduct(product, productRel.get(product.id)!), { organization: toPublicOrganization(organization) }),
   });
 }

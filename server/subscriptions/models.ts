@@ -7,7 +7,7 @@ import { derivedUuid } from "../kit/ids.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toMeter } from "../meters/models.js";
 import { toSubscriptionBase } from "../orders/models.js";
-import { toOrganization } from "../organizations/models.js";
+import { toPublicOrganization } from "../organizations/models.js";
 import { toCustomerProduct, toPrice, toProduct } from "../products/models.js";
 import type { PriceRow } from "../products/repository.js";
 import type { SubscriptionRelations, SubscriptionRow } from "./repository.js";
@@ -61,7 +61,7 @@ export function toCustomerSubscription(row: SubscriptionRow, rel: SubscriptionRe
   const prices = rel.prices.get(row.id) ?? [];
   return Object.assign(toSubscriptionBase(row), {
     product: Object.assign(toCustomerProduct(product, rel.productRelations.get(product.id)!), {
-      organization: toOrganization(rel.organizations.get(row.organization_id)!),
+      organization: toPublicOrganization(rel.organizations.get(row.organization_id)!),
     }),
     prices: prices.map((p) => toPrice(p, product)),
     meters: toMeters(row, prices, rel).map(({ meter, ...m }) =>

@@ -12,6 +12,8 @@ import { responseValidators } from "../../server/http/contract.js";
 import { readByOutsiders } from "../../server/http/pipeline.js";
 import {
   type ApiHandle,
+  createBenefit,
+  createBenefitGrant,
   createCustomerSessionToken,
   createLicenseKey,
   createOrder,
@@ -217,5 +219,29 @@ describe("the answers as the models build them", () => {
     }
     const portalKey = await raw(unchecked.url, `/v1/customer-portal/license-keys/${key.id}`, { token: session });
     expect(undeclared("customer_portal:license_keys:get", 200, portalKey.body)).toEqual([]);
+  });
+
+  it("shows a portal customer and the storefront lookup the organization as CustomerOrganization declares it", async () => {
+    const { org } = await orgWithToken(api.knex);
+    const sub = await createSubscriptionFixture(api.knex, { startedAt: new Date(), organizationId: org.id });
+    const order = await createOrder(api.knex, org.id, { customerId: sub.customerId, productId: sub.productId });
+    await createBenefitGrant(api.knex, (await createBenefit(api.knex, org.id)).id, sub.customerId);
+    const session = await createCustomerSessionToken(api.knex, sub.customerId);
+
+    const lookup = await raw(unchecked.url, `/v1/customer-portal/organizations/${org.slug}`);
+    const grants = await raw(unchecked.url, "/v1/customer-portal/benefit-grants/", { token: session });
+    const organizations = {
+      lookup: lookup.body.organization,
+      order: (await raw(unchecked.url, `/v1/customer-portal/orders/${order.id}`, { token: session })).body.product.organization,
+      subscription: (await raw(unchecked.url, `/v1/customer-portal/subscriptions/${sub.subscription.id}`, { token: session })).body.product
+        .organization,
+      benefit: grants.body.items[0]!.benefit.organization,
+    };
+    for (const [where, o] of Object.entries(organizations)) {
+      expect([where, Object.keys(o).sort()]).toEqual([where, declared("CustomerOrganization").sort()]);
+    }
+    expect(declared("CustomerOrganization")).not.toContain("tax_settings");
+    expect(undeclared("customer_portal:organizations:get", 200, lookup.body)).toEqual([]);
+    expect(undeclared("customer_portal:benefit-grants:list", 200, grants.body)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // mailed to it. The merchant's own link (?customer_session_token=) skips this.
 import { useState } from "react";
 import { customerPortalCustomerSessionAuthenticate, customerPortalCustomerSessionRequest } from "../../../../generated/client/sdk.gen.js";
-import type { Organization } from "../../../../generated/client/types.gen.js";
+import type { CustomerOrganization } from "../../../../generated/client/types.gen.js";
 import { publicClient } from "../../api/client.js";
 import { ApiFailure, call, send } from "../../api/errors.js";
 import { Alert, aria, Button, Field } from "../../ui/components.js";
@@ -12,7 +12,7 @@ export function SignIn({
   notice,
   onSignedIn,
 }: {
-  organization: Organization;
+  organization: CustomerOrganization;
   notice?: string;
   onSignedIn: (token: string) => void;
 }) {
