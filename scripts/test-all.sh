@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make test`: install, then lint, typecheck, check-generated, the vitest suites and the fuzz run.
+# `make test`: install, then lint (ESLint and Prettier), typecheck, check-generated, the vitest suites and the fuzz run.
 # Every step runs even when an earlier one failed, so the summary is complete. The last line is
 # the one summary of the whole run:
 #
@@ -51,7 +51,8 @@ fi
 row install ok $((SECONDS - t)) "(not counted)"
 
 # --- one-count steps ----------------------------------------------------------------------------
-step lint node_modules/.bin/eslint .
+# Lint and format: ESLint, then Prettier over the whole tree.
+step lint bash -c "node_modules/.bin/eslint . && node_modules/.bin/prettier --check --log-level warn ."
 # The import rules of .dependency-cruiser.cjs: no circles, the server reaches Temporal through one door.
 step deps-graph node_modules/.bin/depcruise server workflows scripts bench codegen emails --config .dependency-cruiser.cjs --output-type err
 step typecheck node_modules/.bin/tsc --noEmit -p tsconfig.json
