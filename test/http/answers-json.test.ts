@@ -1,4 +1,4 @@
-// The answers' JSON text (server/http/api-versions.ts's versionedJson): a versioned answer by a
+// The answers' JSON text (server/kit/api-versions.ts's versionedJson): a versioned answer by a
 // serialiser compiled from the contract, any other by JSON.stringify; the same values either way.
 import { describe, expect, it } from "vitest";
 import { versionedJson } from "../../server/kit/api-versions.js";
