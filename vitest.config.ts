@@ -1,18 +1,25 @@
 // Test suites: test/**/*.test.ts, in three projects run one after the other on one Postgres,
 // Temporal dev server and Mailpit (test/setup/global.ts): the API and workflow suites, the
-// Chromium suites, the suites that kill and time processes. Each worker runs on a database and a
+// Chromium suites, the suites that must run alone. Each worker runs on a database and a
 // Temporal namespace of its own (test/setup/each-file.ts), so files run in parallel; `make test`
 // runs the projects 3, 2 and 1 files at once.
 import { defineConfig } from "vitest/config";
 
 /** Suites that drive Chromium. */
 const BROWSER = ["test/browser/**/*.test.ts"];
-/** Suites that start, kill and time processes: alone, as a loaded machine would make them miss their timing. */
-const PROCESSES = [
+/**
+ * Suites run alone: those that start, kill and time processes (a loaded machine makes them miss
+ * their timing), and those that fold usage, whose horizon is the oldest transaction on the whole
+ * PostgreSQL cluster (server/meters/rollups-repository.ts), other workers' databases included.
+ */
+const ALONE = [
   "test/chaos/**/*.test.ts",
   "test/run/**/*.test.ts",
   "test/subscriptions/worker-kill.test.ts",
   "test/checkouts/recover-crash.test.ts",
+  "test/meters/fold.test.ts",
+  "test/customer-meters/customer-meters.test.ts",
+  "test/contract/isolation.test.ts",
 ];
 
 /** Files at once (`make test` gives each project its own: scripts/test-all.sh). */
@@ -41,12 +48,12 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["test/**/*.test.ts"],
-          exclude: [...BROWSER, ...PROCESSES, "**/node_modules/**"],
+          exclude: [...BROWSER, ...ALONE, "**/node_modules/**"],
           sequence: { groupOrder: 0 },
         },
       },
       { extends: true, test: { name: "browser", include: BROWSER, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: "processes", include: PROCESSES, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: "alone", include: ALONE, sequence: { groupOrder: 2 } } },
     ],
   },
 });

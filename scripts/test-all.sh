@@ -62,10 +62,10 @@ step check-generated bash codegen/check-fresh.sh
 
 # --- vitest: every test counts ------------------------------------------------------------------
 # Each project (vitest.config.ts) with the files it can run at once on this 2-core machine.
-banner "vitest: vitest run --project api|browser|processes"
+banner "vitest: vitest run --project api|browser|alone"
 t=$SECONDS
 vrc=0
-for run in api:3 browser:2 processes:1; do
+for run in api:3 browser:2 alone:1; do
   name=${run%%:*}
   node_modules/.bin/vitest run --project "$name" --maxWorkers "${run##*:}" --reporter=default --reporter=json \
     --outputFile.json="$RESULTS/vitest-$name.json" || vrc=$?
@@ -91,7 +91,7 @@ read -r vp vf vs vnote < <(node -e '
   if (rc !== 0 && failed === 0) { failed = 1; notes.push(`exit-${rc}`); }
   if (tests === 0 && failed === 0) { failed = 1; notes.push("no-tests-ran"); }
   console.log(`${passed} ${failed} ${skipped} ${notes.join(",") || "-"}`);
-' "$vrc" "$RESULTS"/vitest-{api,browser,processes}.json)
+' "$vrc" "$RESULTS"/vitest-{api,browser,alone}.json)
 PASSED=$((PASSED + vp)); FAILED=$((FAILED + vf)); SKIPPED=$((SKIPPED + vs))
 row vitest "$([ "$vf" = 0 ] && echo ok || echo FAILED)" $((SECONDS - t)) "$vp passed, $vf failed, $vs skipped$([ "$vnote" != "-" ] && echo " ($vnote)")"
 
