@@ -1,9 +1,7 @@
-// The API versions a caller may speak (`Polar-Version: YYYY-MM`, sent by the 1.x clients; the 0.x
-// send none and get the default). Where versions differ, the contract marks a property with
-// `x-api-version`; `versionedShapes` leaves it out of other versions' answers and `versionedJson`
-// writes each version's answers by serialisers compiled from the contract. An unknown version is a
-// 404, as Polar answers it; under the 0.x clients a changed status is picked by their user-agent.
-// The contract's versioning, not HTTP: webhook payloads are shaped by it too (`versionedWebhooks`).
+// The API versions a caller may speak (`Polar-Version: YYYY-MM`; the 0.x clients send none and get
+// the default). A property marked `x-api-version` is left out of other versions' answers
+// (`versionedShapes`, `versionedJson`'s compiled serialisers) and webhook payloads. An unknown
+// version is a 404, as Polar answers it; under the 0.x clients a changed status follows their user-agent.
 import fastJson from "fast-json-stringify";
 import { ResourceNotFound, ResponseContractViolation } from "./errors.js";
 

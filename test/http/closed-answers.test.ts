@@ -1,10 +1,8 @@
-// What a buyer (the checkout by its client secret) or a portal customer reads carries only what
-// the contract declares for them: in tests their answers are checked against the closed contract
-// (server/http/contract.ts, `closedContract`), so an undeclared property is a 500 there. The
-// answers as the models build them (an API without the check) are compared with the contract
-// too: the seller's organization in the public checkout, the tax calculation behind its quote,
-// the merchant's subscription metadata in a portal order, the registry's tax id check on the
-// customer inside orders, subscriptions and license keys.
+// A buyer (the checkout by its client secret) or a portal customer reads only what the contract
+// declares for them: in tests their answers are checked against the closed contract
+// (server/http/contract.ts, `closedContract`), so an undeclared property is a 500. The models'
+// answers are compared with the contract too: the public checkout's organization and tax
+// calculation, a portal order's subscription metadata, the tax id check on embedded customers.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { contractRoutes } from "../../generated/routes.js";
 import type { OperationId } from "../../generated/handlers.js";
