@@ -19,6 +19,8 @@ const ALONE = [
   "test/meters/fold.test.ts",
   "test/customer-meters/customer-meters.test.ts",
   "test/contract/isolation.test.ts",
+  "test/contract/sdk-walk.test.ts",
+  "test/contract/sdk1-walk.test.ts",
   // Describes schedules on the shared Temporal dev server, which three files at once slowed past its deadline.
   "test/workflows/schedules.test.ts",
 ];
