@@ -7,20 +7,11 @@ import { defineConfig } from "vitest/config";
 
 /** Suites that drive Chromium, and the chaos run (it starts and kills its own stack; it has passed beside Chromium). */
 const BROWSER = ["test/browser/**/*.test.ts", "test/chaos/**/*.test.ts"];
-/**
- * Suites run alone: those that start, kill and time processes (a loaded machine makes them miss
- * their timing), and those that fold usage, whose horizon is the oldest transaction on the whole
- * PostgreSQL cluster (server/meters/rollups-repository.ts), other workers' databases included.
- */
+/** Suites run alone: those that start, kill and time processes (a loaded machine makes them miss their timing). */
 const ALONE = [
   "test/run/**/*.test.ts",
   "test/subscriptions/worker-kill.test.ts",
   "test/checkouts/recover-crash.test.ts",
-  "test/meters/fold.test.ts",
-  "test/customer-meters/customer-meters.test.ts",
-  "test/contract/isolation.test.ts",
-  "test/contract/sdk-walk.test.ts",
-  "test/contract/sdk1-walk.test.ts",
   // Describes schedules on the shared Temporal dev server, which three files at once slowed past its deadline.
   "test/workflows/schedules.test.ts",
 ];

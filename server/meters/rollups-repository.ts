@@ -87,18 +87,34 @@ export async function foldedBelow(trx: Knex.Transaction, opts: { lock?: "share" 
 export interface FoldState {
   /** The fold's mark: events of transactions below it are folded. */
   mark: string;
-  /** The oldest transaction still running: events below it can be folded. */
+  /** The oldest transaction of this database still running: events below it can be folded. */
   horizon: string;
   caught_up: boolean;
 }
 
+/**
+ * The fold's horizon: the oldest transaction id running in this statement's snapshot, those seen
+ * in another database of the server left out (they never write these events), else the snapshot's
+ * xmax. Leaving out others' ids (rather than keeping ours) errs towards holding back: a
+ * transaction not found, or hidden from this role, counts. Running ids lie within 2^31 of each
+ * other, so a 32-bit backend_xid names one xid8. Kept on transaction ids, as the readers are: a
+ * sequence in commit order would need every writer under one lock.
+ */
+const FOLD_HORIZON_SQL = `select least(pg_snapshot_xmax(s),
+    (select min(x) from pg_snapshot_xip(s) as x
+     where not exists (select from pg_stat_activity a where a.datname <> current_database() and a.backend_xid = xid(x))
+       and not exists (select from pg_prepared_xacts p where p.database <> current_database() and p.transaction = xid(x)))) as horizon
+  from pg_current_snapshot() as s`;
+
 /** The fold's mark, locked for this fold; undefined when another folder holds it. */
 export async function claimFoldMark(trx: Knex.Transaction): Promise<FoldState | undefined> {
+  // pg_stat_activity is read once per transaction: read it after the claim's snapshot.
+  await trx.raw("select pg_stat_clear_snapshot()");
   const rows = await rowsOf<FoldState>(
     trx.raw(
-      `select folded_below::text as mark, pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
-              folded_below >= pg_snapshot_xmin(pg_current_snapshot()) as caught_up
-       from usage_fold where id = 1 for update skip locked`,
+      `select folded_below::text as mark, h.horizon::text as horizon, folded_below >= h.horizon as caught_up
+       from usage_fold, (${FOLD_HORIZON_SQL}) as h
+       where id = 1 for update of usage_fold skip locked`,
     ),
   );
   return rows.at(0);

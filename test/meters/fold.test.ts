@@ -1,6 +1,8 @@
 // Folding events into the per-customer rollups: usage reads the same before and after a fold, a
 // transaction still writing when a fold runs is folded later (never skipped, never twice), and
-// folds racing ingestion and each other leave the rollups equal to the events.
+// folds racing ingestion and each other leave the rollups equal to the events; a transaction open
+// in another database on the same server does not hold the fold back.
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { storeEvents, type NewEvent } from "../../server/events/store.js";
 import { foldUsage } from "../../server/meters/fold.js";
@@ -137,5 +139,43 @@ describe("usage fold", () => {
       w.customers.map((customer) => ({ meter: w.meters[0], customer, from: null, until: null })),
     );
     expect([a.consumed, b.consumed]).toEqual([600, 600]);
+  });
+
+  it("is not held back by a transaction open in another database, only by its own", async () => {
+    const w = await world();
+    const other = await world();
+    const start = Date.parse("2025-05-04T00:00:00Z");
+    const otherDb = pg.escapeIdentifier(`${(await api.knex.raw("select current_database() as d")).rows[0].d}_fold_other`);
+    await api.knex.raw(`drop database if exists ${otherDb}`);
+    await api.knex.raw(`create database ${otherDb}`);
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${otherDb.slice(1, -1)}`;
+    const elsewhere = new pg.Client({ connectionString: url.toString() });
+    await elsewhere.connect();
+    try {
+      // Older than every event below, and holding a transaction id until the end.
+      await elsewhere.query("begin");
+      await elsewhere.query("select pg_current_xact_id()");
+      const open = await api.knex.transaction();
+      try {
+        await storeEvents(open, w.org.id, calls(w.customers[0].id, start, 5, 60_000));
+        await api.knex.transaction((trx) => storeEvents(trx, other.org.id, calls(other.customers[1].id, start, 7, 60_000)));
+        // The open transaction of this database holds the fold back: the later batch waits too.
+        await foldUsage(api.knex);
+        const keys = [w.customers[0].id, other.customers[1].id];
+        expect(await api.knex("meter_rollups").whereIn("customer_key", keys)).toEqual([]);
+        await open.commit();
+      } catch (err) {
+        await open.rollback();
+        throw err;
+      }
+      expect(await foldUsage(api.knex)).toBeGreaterThanOrEqual(12);
+      await rollupsMatchEvents(w.org.id, w.meters);
+      await rollupsMatchEvents(other.org.id, other.meters);
+    } finally {
+      await elsewhere.query("rollback");
+      await elsewhere.end();
+      await api.knex.raw(`drop database ${otherDb} with (force)`);
+    }
   });
 });
