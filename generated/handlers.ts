@@ -132,6 +132,7 @@ export type OperationId =
   | "products:update_benefits"
   | "refunds:create"
   | "refunds:list"
+  | "subscriptions:create"
   | "subscriptions:export"
   | "subscriptions:get"
   | "subscriptions:list"
@@ -1059,6 +1060,13 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["refunds:list"]["responses"][200]["content"]["application/json"];
+  };
+  "subscriptions:create": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["subscriptions:create"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["subscriptions:create"]["responses"][201]["content"]["application/json"];
   };
   "subscriptions:export": {
     params: {};

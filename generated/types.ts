@@ -1894,7 +1894,16 @@ export interface paths {
          */
         get: operations["subscriptions:list"];
         put?: never;
-        post?: never;
+        /**
+         * Create Subscription
+         * @description Create a subscription programmatically.
+         *
+         *     This endpoint only allows to create subscription on free products.
+         *     For paid products, use the checkout flow.
+         *
+         *     No initial order will be created and no confirmation email will be sent.
+         */
+        post: operations["subscriptions:create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10849,6 +10858,60 @@ export interface components {
              *
              *     Or uncancel a subscription currently set to be revoked at period end. */
             cancel_at_period_end: boolean;
+        };
+        SubscriptionCreate: components["schemas"]["SubscriptionCreateCustomer"] | components["schemas"]["SubscriptionCreateExternalCustomer"];
+        /** @description Create a subscription for an existing customer. */
+        SubscriptionCreateCustomer: {
+            /** @description Key-value object allowing you to store additional information.
+             *
+             *
+             *     The key must be a string with a maximum length of **40 characters**.
+             *     The value must be either:
+             *
+             *     * A string with a maximum length of **500 characters**
+             *     * An integer
+             *     * A floating-point number
+             *     * A boolean
+             *
+             *     You can store up to **50 key-value pairs**. */
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /**
+             * Format: uuid
+             * @description The ID of the recurring product to subscribe to. Must be a free product, otherwise the customer should go through a checkout flow.
+             */
+            product_id: string;
+            /**
+             * Format: uuid
+             * @description The ID of the customer to create the subscription for.
+             */
+            customer_id: string;
+        };
+        /** @description Create a subscription for an existing customer identified by an external ID. */
+        SubscriptionCreateExternalCustomer: {
+            /** @description Key-value object allowing you to store additional information.
+             *
+             *
+             *     The key must be a string with a maximum length of **40 characters**.
+             *     The value must be either:
+             *
+             *     * A string with a maximum length of **500 characters**
+             *     * An integer
+             *     * A floating-point number
+             *     * A boolean
+             *
+             *     You can store up to **50 key-value pairs**. */
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /**
+             * Format: uuid
+             * @description The ID of the recurring product to subscribe to. Must be a free product, otherwise the customer should go through a checkout flow.
+             */
+            product_id: string;
+            /** @description The ID of the customer in your system to create the subscription for. It must already exist in Polar. */
+            external_customer_id: string;
         };
         SubscriptionCustomer: {
             /** @description The ID of the customer. */
@@ -22502,6 +22565,87 @@ export interface operations {
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "subscriptions:create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description Subscription created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (no such product or customer, a product that is not recurring or not free) */
             422: {
                 headers: {
                     [name: string]: unknown;

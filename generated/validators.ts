@@ -1219,6 +1219,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
+  "subscriptions:create": {
+    "201": { contentType: "application/json", schema: "Subscription" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
   "subscriptions:export": {
     "200": { contentType: "text/csv", schema: {"type":"string"} },
     "401": { contentType: "application/json", schema: "Unauthorized" },

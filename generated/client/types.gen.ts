@@ -10517,6 +10517,70 @@ export type SubscriptionCancel = {
     cancel_at_period_end: boolean;
 };
 
+export type SubscriptionCreate = SubscriptionCreateCustomer | SubscriptionCreateExternalCustomer;
+
+/**
+ * Create a subscription for an existing customer.
+ */
+export type SubscriptionCreateCustomer = {
+    /**
+     * Key-value object allowing you to store additional information.
+     *
+     *
+     * The key must be a string with a maximum length of **40 characters**.
+     * The value must be either:
+     *
+     * * A string with a maximum length of **500 characters**
+     * * An integer
+     * * A floating-point number
+     * * A boolean
+     *
+     * You can store up to **50 key-value pairs**.
+     */
+    metadata?: {
+        [key: string]: string | number | number | boolean;
+    };
+    /**
+     * The ID of the recurring product to subscribe to. Must be a free product, otherwise the customer should go through a checkout flow.
+     */
+    product_id: string;
+    /**
+     * The ID of the customer to create the subscription for.
+     */
+    customer_id: string;
+};
+
+/**
+ * Create a subscription for an existing customer identified by an external ID.
+ */
+export type SubscriptionCreateExternalCustomer = {
+    /**
+     * Key-value object allowing you to store additional information.
+     *
+     *
+     * The key must be a string with a maximum length of **40 characters**.
+     * The value must be either:
+     *
+     * * A string with a maximum length of **500 characters**
+     * * An integer
+     * * A floating-point number
+     * * A boolean
+     *
+     * You can store up to **50 key-value pairs**.
+     */
+    metadata?: {
+        [key: string]: string | number | number | boolean;
+    };
+    /**
+     * The ID of the recurring product to subscribe to. Must be a free product, otherwise the customer should go through a checkout flow.
+     */
+    product_id: string;
+    /**
+     * The ID of the customer in your system to create the subscription for. It must already exist in Polar.
+     */
+    external_customer_id: string;
+};
+
 export type SubscriptionCustomer = {
     /**
      * The ID of the customer.
@@ -19540,6 +19604,61 @@ export type SubscriptionsListResponses = {
 };
 
 export type SubscriptionsListResponse = SubscriptionsListResponses[keyof SubscriptionsListResponses];
+
+export type SubscriptionsCreateData = {
+    body: SubscriptionCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/subscriptions/';
+};
+
+export type SubscriptionsCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError (no such product or customer, a product that is not recurring or not free)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type SubscriptionsCreateError = SubscriptionsCreateErrors[keyof SubscriptionsCreateErrors];
+
+export type SubscriptionsCreateResponses = {
+    /**
+     * Subscription created.
+     */
+    201: Subscription;
+};
+
+export type SubscriptionsCreateResponse = SubscriptionsCreateResponses[keyof SubscriptionsCreateResponses];
 
 export type SubscriptionsRevokeData = {
     body?: never;

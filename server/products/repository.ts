@@ -325,6 +325,15 @@ export async function findPurchasablePrice(
     .first("product_prices.id", "product_prices.product_id");
 }
 
+/** A product's first unarchived price that is not metered: the one a subscription to it charges. */
+export function defaultStaticPrice(db: Knex, productId: string): Promise<PriceRow | undefined> {
+  return db("product_prices")
+    .where({ product_id: productId, is_archived: false })
+    .whereNot({ amount_type: "metered_unit" })
+    .orderBy("position")
+    .first();
+}
+
 /** Products by id, whatever their organization (callers scope the ids first). */
 export async function byIds(db: Knex, ids: string[]): Promise<ProductRow[]> {
   return db("products").whereIn("id", ids);

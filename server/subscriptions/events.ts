@@ -9,7 +9,7 @@ import { emitEach, type OutboxEvent, type WebhookEventType } from "../kit/outbox
 import { toSubscription } from "./models.js";
 import { loadSubscriptionRelations, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 
-type SubscriptionEventType = Extract<WebhookEventType, `subscription.${string}`>;
+export type SubscriptionEventType = Extract<WebhookEventType, `subscription.${string}`>;
 
 /** Events after which the customer's state (its active subscriptions) reads differently. */
 const STATE_CHANGING: SubscriptionEventType[] = [

@@ -1,12 +1,21 @@
 // HTTP handlers of the merchant subscription operations.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { changeSubscription, merchantChange } from "./changes.js";
-import { exportSubscriptions, getSubscription, listSubscriptions, readSubscription } from "./service.js";
+import { createSubscription, exportSubscriptions, getSubscription, listSubscriptions, readSubscription } from "./service.js";
 
 type SubscriptionOps =
-  "subscriptions:list" | "subscriptions:get" | "subscriptions:update" | "subscriptions:revoke" | "subscriptions:export";
+  | "subscriptions:create"
+  | "subscriptions:list"
+  | "subscriptions:get"
+  | "subscriptions:update"
+  | "subscriptions:revoke"
+  | "subscriptions:export";
 
 export const subscriptionHandlers: Handlers<SubscriptionOps> = {
+  "subscriptions:create": async ({ body }, ctx) => {
+    const row = await createSubscription(ctx.uow, orgCaller(ctx), body);
+    return { status: 201, body: await readSubscription(ctx.db, row) };
+  },
   "subscriptions:list": async ({ query }, ctx) => ({
     status: 200,
     body: await listSubscriptions(ctx.db, orgCaller(ctx), query),

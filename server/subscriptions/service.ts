@@ -1,16 +1,27 @@
 // Subscription reads (merchant and portal), lists with every filter and sort key, the CSV export,
 // and the creation of a subscription by a confirmed checkout of a recurring product.
 import type { Knex } from "knex";
-import { findTestClockOf } from "../customers/repository.js";
-import { meteredPriceIds, meterIdsOfPrices, unarchivedPriceIds } from "../products/repository.js";
+import { findReadable as findReadableCustomer, findTestClockOf } from "../customers/repository.js";
+import {
+  defaultStaticPrice,
+  findReadable as findReadableProduct,
+  meteredPriceIds,
+  meterIdsOfPrices,
+  unarchivedPriceIds,
+} from "../products/repository.js";
+import { isFreePrice } from "../products/models.js";
+import { findOrganization } from "../organizations/repository.js";
+import { checkMetadata } from "../kit/metadata.js";
+import type { OrganizationCaller } from "../kit/auth.js";
+import type { components } from "../../generated/types.js";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { ensureCustomerMeters } from "../customer-meters/service.js";
-import { ResourceNotFound } from "../kit/errors.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { checkTimeZone, zonedIso } from "../kit/timezones.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
-import { emitSubscription } from "./events.js";
+import { emitSubscription, type SubscriptionEventType } from "./events.js";
 import { toCustomerSubscription, toSubscription, type CustomerSubscriptionOut, type SubscriptionOut } from "./models.js";
 import { addIntervals, periodBounds, type RecurringInterval } from "./periods.js";
 import {
@@ -158,13 +169,16 @@ export interface CheckoutSubscriptionInput {
   amount: number;
   currency: string;
   discountId: string | null;
-  checkoutId: string;
+  /** The checkout that started it; null for one the merchant created through the API. */
+  checkoutId: string | null;
   paymentMethodId: string | null;
   metadata: Record<string, string | number | boolean>;
   /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
   customFieldData: SubscriptionRow["custom_field_data"];
   /** A trial to start with: nothing is charged until it ends. */
   trial: { interval: RecurringInterval; count: number } | null;
+  /** Webhooks after subscription.created (and .active): the API's create adds subscription.updated, as Polar does. */
+  alsoEmit?: SubscriptionEventType[];
 }
 
 /**
@@ -222,11 +236,10 @@ export async function createSubscriptionForCheckout(
     const meterIds = await meterIdsOfPrices(trx, [...metered]);
     await ensureCustomerMeters(trx, input.organizationId, input.customerId, meterIds);
   }
-  await emitSubscription(
-    trx,
-    row as SubscriptionRow,
-    trialEnd ? ["subscription.created"] : ["subscription.created", "subscription.active"],
-  );
+  await emitSubscription(trx, row as SubscriptionRow, [
+    ...(trialEnd ? ["subscription.created" as const] : (["subscription.created", "subscription.active"] as const)),
+    ...(input.alsoEmit ?? []),
+  ]);
   await scheduleBenefitGrants(trx, {
     organizationId: input.organizationId,
     customerId: input.customerId,
@@ -235,4 +248,51 @@ export async function createSubscriptionForCheckout(
   });
   pokeAfterCommit(uow, trx, [row.id]);
   return row as SubscriptionRow;
+}
+
+export type SubscriptionCreateBody = components["schemas"]["SubscriptionCreate"];
+
+/**
+ * A subscription the merchant starts without a checkout (`subscriptions:create`): only to a free
+ * recurring product, as Polar allows, for a customer of the organization. No order is made and no
+ * email sent; its benefits are granted and its lifecycle starts as a checkout's would.
+ */
+export async function createSubscription(
+  uow: UnitOfWork,
+  caller: OrganizationCaller,
+  body: SubscriptionCreateBody,
+): Promise<SubscriptionRow> {
+  const metadata = checkMetadata(body.metadata);
+  return uow.db.transaction(async (trx) => {
+    const productError = (msg: string) => invalid(["body", "product_id"], msg, "value_error", body.product_id);
+    const product = await findReadableProduct(trx, caller, body.product_id);
+    if (!product) throw productError("Product does not exist.");
+    if (!product.recurring_interval) throw productError("Product is not a recurring product.");
+    const price = await defaultStaticPrice(trx, product.id);
+    if (!price || !isFreePrice(price)) {
+      throw productError("Product is not free. The customer should go through a checkout to create a paid subscription.");
+    }
+    const key = "customer_id" in body ? { id: body.customer_id } : { externalId: body.external_customer_id };
+    const customer = await findReadableCustomer(trx, caller, key);
+    if (!customer) {
+      const [field, value] = "id" in key ? ["customer_id", key.id] : ["external_customer_id", key.externalId];
+      throw invalid(["body", field], "Customer does not exist.", "value_error", value);
+    }
+    const organization = await findOrganization(trx, caller.organizationId);
+    return createSubscriptionForCheckout(uow, trx, {
+      organizationId: caller.organizationId,
+      customerId: customer.id,
+      product,
+      price,
+      amount: 0,
+      currency: organization?.default_presentment_currency ?? "usd",
+      discountId: null,
+      checkoutId: null,
+      paymentMethodId: null,
+      metadata,
+      customFieldData: {},
+      trial: null,
+      alsoEmit: ["subscription.updated"],
+    });
+  });
 }

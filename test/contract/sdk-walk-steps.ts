@@ -254,6 +254,15 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "subscriptionsUpdate", args: (v) => [{ id: v.subscriptionId, subscriptionUpdate: { cancelAtPeriodEnd: true } }] },
     { fn: "subscriptionsUpdate", args: (v) => [{ id: v.subscriptionId, subscriptionUpdate: { cancelAtPeriodEnd: false } }] },
     { fn: "subscriptionsExport", args: (v) => [{ organizationId: v.organizationId }] },
+    // A comped plan the merchant starts without a checkout (0.49.0 on): free only.
+    {
+      fn: "productsCreate",
+      args: () => [{ name: "Walk free plan", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 0 }] }],
+      keep: { freePlanId: "id" },
+    },
+    { fn: "customersCreate", args: () => [{ email: `comped-${tag}@example.com` }], keep: { compedId: "id" } },
+    { fn: "subscriptionsCreate", args: (v) => [{ productId: v.productId, customerId: v.compedId }], fails: "HTTPValidationError" },
+    { fn: "subscriptionsCreate", args: (v) => [{ productId: v.freePlanId, customerId: v.compedId }] },
     { fn: "ordersList", args: (v) => [{ productId: v.productId }], keep: { orderId: "result.items.0.id" } },
     { fn: "ordersList", args: (v) => [{ productId: v.oneTimeId }], keep: { oneTimeOrderId: "result.items.0.id" } },
     { fn: "ordersGet", args: (v) => [{ id: v.orderId }] },

@@ -9,7 +9,6 @@ export function SubscriptionList() {
     <ResourceList
       filters={metaFilters("subscriptions", ["active"])}
       sort={{ field: "started_at", order: "DESC" }}
-      create={false}
       exportFields={[
         "id",
         "status",
