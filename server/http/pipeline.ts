@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValida
 import type { Knex } from "knex";
 import { operations } from "../../generated/operations.js";
 import type { OperationId } from "../../generated/handlers.js";
-import { contractRoutes, type ContractRoute } from "../../generated/routes.js";
+import type { ContractRoute } from "../../generated/routes.js";
 import { checkNamedOrganization, resolveCaller, type CallerDeps } from "../auth/callers.js";
 import { clientAddress } from "../auth/routes.js";
 import type { AuthConfig } from "../auth/config.js";
@@ -26,7 +26,6 @@ import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
 import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedJson, type ApiVersion } from "../kit/api-versions.js";
 import { contractAjv, responseValidators } from "./contract.js";
-import type { readContract } from "../kit/openapi.js";
 import { errorResponse, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "../observability/metrics.js";
@@ -55,7 +54,8 @@ export interface PipelineOptions {
   auth: BorealisAuth;
   authConfig: AuthConfig;
   callers: CallerDeps;
-  contract: ReturnType<typeof readContract>;
+  /** The contract's routes and component schemas (generated/routes.json). */
+  contract: { routes: ContractRoute[]; schemas: Record<string, Record<string, unknown>> };
   rateLimits: RateLimits;
   metrics: Metrics;
   /** The API docs page, whose inline scripts the CSP allows (server/http/security.ts). */
@@ -159,7 +159,7 @@ export function installPipeline(
   o: PipelineOptions,
   pages: (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
 ): void {
-  const { routes: ops, schemas } = contractRoutes();
+  const { routes: ops, schemas } = o.contract;
   const allowed = allowedMethods(ops);
   const jsonOf = versionedJson(o.contract, o.validateResponses);
   const responseCheck = o.validateResponses ? responseValidators(schemas, ops, readByOutsiders) : null;
