@@ -11,7 +11,7 @@ import type { OrganizationTokens } from "./organization-access-tokens/verifier.j
 import type { Health } from "./observability/health.js";
 import type { RateLimits } from "./kit/rate-limits.js";
 import { createMetrics } from "./observability/metrics.js";
-import { parseQuery } from "./http/contract.js";
+import { parseQuery } from "./http/parsers.js";
 import { contractRoutes } from "../generated/routes.js";
 import { generatedDir } from "./kit/openapi.js";
 import { installPipeline } from "./http/pipeline.js";
