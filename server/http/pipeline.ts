@@ -21,12 +21,12 @@ import type { Caller } from "../kit/auth.js";
 import type { Ctx } from "../kit/context.js";
 import { contractAjv, readByOutsiders, responseValidators } from "../kit/contract.js";
 import { ApiError, errorBody, ResourceNotFound, ResponseContractViolation } from "../kit/errors.js";
+import { keyOfRequest, REPLAYED_HEADER, runOnce } from "../kit/idempotency.js";
 import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
 import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedJson, type ApiVersion } from "../kit/api-versions.js";
 import { asApiError, errorResponse } from "./errors.js";
-import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "../observability/metrics.js";
 import type { RateLimits } from "../kit/rate-limits.js";
 import { limitedAuthentication } from "./rate-limit.js";
@@ -231,28 +231,34 @@ export function installPipeline(
       handler: async (request, reply) => {
         const { state } = request;
         const params = request.params;
-        const key = keyOf(request, operationId, state.caller!, params);
-        const result = await runIdempotent(o.knex, key, reply, (uow, idempotency) => {
-          const ctx: Ctx = {
-            db: uow.db,
-            uow,
-            caller: state.caller!,
-            get log() {
-              return state.log;
-            },
-            requestId: state.requestId,
-            headers: request.headers,
-            apiVersion: state.apiVersion,
-            auth: o.auth,
-            publicUrl: o.authConfig.baseURL,
-            // Worked out only for the operations that count per client.
-            get clientIp() {
-              return clientAddress(request, o.authConfig) ?? null;
-            },
-            idempotency,
-          };
-          return handler({ params, query: request.query, body: request.body }, ctx);
-        });
+        const key = keyOfRequest(request, operationId, state.caller!, params);
+        const replayed = () => reply.header(REPLAYED_HEADER, "true");
+        const result = await runOnce(
+          o.knex,
+          key,
+          (uow, idempotency) => {
+            const ctx: Ctx = {
+              db: uow.db,
+              uow,
+              caller: state.caller!,
+              get log() {
+                return state.log;
+              },
+              requestId: state.requestId,
+              headers: request.headers,
+              apiVersion: state.apiVersion,
+              auth: o.auth,
+              publicUrl: o.authConfig.baseURL,
+              // Worked out only for the operations that count per client.
+              get clientIp() {
+                return clientAddress(request, o.authConfig) ?? null;
+              },
+              idempotency,
+            };
+            return handler({ params, query: request.query, body: request.body }, ctx);
+          },
+          replayed,
+        );
         const check = meta.successContentType === "application/json" ? responseCheck?.(operationId, result.status) : null;
         if (check && !check(result.body)) {
           throw new ResponseContractViolation(
