@@ -26,11 +26,11 @@ import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
 import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedJson, type ApiVersion } from "../kit/api-versions.js";
-import { asApiError, errorResponse } from "./errors.js";
 import type { Metrics } from "../observability/metrics.js";
-import type { RateLimits } from "../kit/rate-limits.js";
-import { limitedAuthentication } from "./rate-limit.js";
+import { limitedAuthentication, type RateLimits } from "../kit/rate-limits.js";
+import { asApiError, errorResponse } from "./errors.js";
 import { installBodyParsers } from "./parsers.js";
+import { clientIp, counted } from "./rate-limit.js";
 import { installSecurity } from "./security.js";
 
 /** What the pipeline knows of a request, for the steps after it. */
@@ -191,9 +191,10 @@ export function installPipeline(
 
   const callerOf = async (request: FastifyRequest, reply: FastifyReply, operationId: OperationId): Promise<Caller> => {
     const meta = operations[operationId];
-    const caller = await limitedAuthentication(o.rateLimits, operationId, meta, request, reply, () =>
-      resolveCaller(o.callers, operationId, meta, request),
-    );
+    const presented = request.headers.authorization !== undefined;
+    const call = { operationId, security: meta.security, presented, address: () => clientIp(request) };
+    const [caller, limit] = await limitedAuthentication(o.rateLimits, call, () => resolveCaller(o.callers, operationId, meta, request));
+    counted(reply, limit);
     const named = request.headers["polar-organization"];
     checkNamedOrganization(caller, typeof named === "string" ? named : undefined);
     if (caller.kind !== "customer") return caller;
