@@ -11,8 +11,9 @@ import type { OrganizationTokens } from "./organization-access-tokens/verifier.j
 import type { Health } from "./observability/health.js";
 import type { RateLimits } from "./kit/rate-limits.js";
 import { createMetrics } from "./observability/metrics.js";
-import { parseQuery } from "./http/contract.js";
-import { generatedDir, readContract } from "./kit/openapi.js";
+import { parseQuery } from "./http/parsers.js";
+import { contractRoutes } from "../generated/routes.js";
+import { generatedDir } from "./kit/openapi.js";
 import { installPipeline } from "./http/pipeline.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
@@ -81,7 +82,7 @@ export function createApp({
       auth,
       authConfig,
       callers: { db: knex, auth, tokens, trusted: trustedOrigins(authConfig) },
-      contract: readContract(),
+      contract: contractRoutes(),
       rateLimits,
       metrics,
       docsHtmlPath: generatedDir + "docs/index.html",

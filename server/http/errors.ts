@@ -1,58 +1,12 @@
-// The error side of the HTTP layer: Ajv's complaints about a request as the contract's 422 body,
-// and any thrown error as the status and body the contract documents for it.
+// The error side of the HTTP layer: Fastify's validation errors as the contract's 422 body, and
+// any thrown error as the status and body the contract documents for it.
 import { STATUS_CODES } from "node:http";
 import type { ErrorObject } from "ajv";
-import { ApiError, errorBody, ResponseContractViolation, type ValidationIssue } from "../kit/errors.js";
+import type { FastifyRequest, FastifySchemaValidationError } from "fastify";
+import { toIssues } from "../kit/contract.js";
+import { ApiError, errorBody, RequestValidationError, ResponseContractViolation } from "../kit/errors.js";
 import { INPUT_ERROR_CODES } from "../kit/input.js";
 import type { Logger } from "../kit/logger.js";
-
-/** Ajv errors of the request → FastAPI-style issues with `loc` starting at body/query/path. */
-export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  const issues: ValidationIssue[] = [];
-  for (const e of errors) {
-    const parts = e.instancePath
-      .split("/")
-      .slice(1)
-      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-    const where = parts.shift();
-    const head = where === "requestBody" ? "body" : where === "path" ? "path" : (where ?? "body");
-    const loc: (string | number)[] = [head, ...parts.map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
-    let type = e.keyword;
-    let msg = e.message ?? "Invalid value";
-    if (e.keyword === "required") {
-      loc.push((e.params as { missingProperty: string }).missingProperty);
-      type = "missing";
-      msg = "Field required";
-    } else if (e.keyword === "additionalProperties") {
-      loc.push((e.params as { additionalProperty: string }).additionalProperty);
-      type = "extra_forbidden";
-      msg = "Extra inputs are not permitted";
-    } else if (e.keyword === "discriminator") {
-      const { tag, tagValue } = e.params as { tag: string; tagValue?: unknown };
-      loc.push(tag);
-      if (tagValue === undefined) {
-        type = "union_tag_not_found";
-        msg = `Unable to extract tag using discriminator '${tag}'`;
-      } else {
-        type = "union_tag_invalid";
-        msg = `Input tag '${String(tagValue)}' found using '${tag}' does not match any of the expected tags`;
-      }
-    } else if (e.keyword === "format" && (e.params as { format: string }).format === "uuid") {
-      // An id filter or path id that is not a UUID, in pydantic's words (as Polar answers).
-      type = "uuid_parsing";
-      msg = "Input should be a valid UUID";
-    } else if (e.keyword === "parse") {
-      type = "json_invalid";
-      msg = `JSON decode error: ${e.message}`;
-    }
-    const key = `${loc.join(".")}|${type}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push({ loc, msg, type });
-  }
-  return issues.length ? issues : [{ loc: ["body"], msg: "Invalid request", type: "value_error" }];
-}
 
 /** The status and body an error answers: typed errors as the contract documents them, bad input as 4xx, the rest 500. */
 export function errorResponse(err: unknown, log: Logger | undefined): [number, unknown] {
@@ -71,4 +25,30 @@ export function errorResponse(err: unknown, log: Logger | undefined): [number, u
   if (status && status >= 400 && status < 500) return [status, errorBody(status, e.message ?? STATUS_CODES[status] ?? "Bad request")];
   log?.error({ err }, "unhandled error");
   return [500, errorBody(500, "An unexpected error occurred.")];
+}
+
+/** The parts of a request Fastify validates: where toIssues' first segment names each, in FastAPI's order. */
+const PARTS = [
+  ["params", "params", "/path"],
+  ["querystring", "query", "/query"],
+  ["body", "body", "/requestBody"],
+] as const;
+
+/**
+ * A validation error of Fastify's as our 422, with the issues of every part: Fastify stops at the
+ * first bad part, so the others are validated here. Anything else as thrown.
+ */
+export function asApiError(thrown: unknown, request: FastifyRequest): unknown {
+  const err = thrown as { validation?: FastifySchemaValidationError[]; validationContext?: string };
+  if (!err?.validation) return thrown;
+  const failed = (part: (typeof PARTS)[number][0], key: (typeof PARTS)[number][1]) => {
+    if (part === err.validationContext) return err.validation ?? [];
+    const validate = request.getValidationFunction(part);
+    // An absent part is validated as null, as Fastify does.
+    return validate && !validate(request[key] ?? null) ? (validate.errors ?? []) : [];
+  };
+  const errors = PARTS.flatMap(([part, key, prefix]) =>
+    failed(part, key).map((e) => Object.assign({}, e, { instancePath: prefix + e.instancePath }) as ErrorObject),
+  );
+  return new RequestValidationError(toIssues(errors));
 }

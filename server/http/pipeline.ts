@@ -2,15 +2,14 @@
 // routes compiled by codegen (generated/routes.json), and the error handler. `installPipeline` lists the
 // steps; docs/ARCHITECTURE.md walks one request through them.
 import { randomUUID } from "node:crypto";
-import { parse as parseForm } from "node:querystring";
 import { negotiate } from "@fastify/accept-negotiator";
 import { trace, type Span } from "@opentelemetry/api";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from "fastify";
+import type { ValidateFunction } from "ajv";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Knex } from "knex";
 import { operations } from "../../generated/operations.js";
 import type { OperationId } from "../../generated/handlers.js";
-import { contractRoutes, type ContractRoute } from "../../generated/routes.js";
+import type { ContractRoute } from "../../generated/routes.js";
 import { checkNamedOrganization, resolveCaller, type CallerDeps } from "../auth/callers.js";
 import { clientAddress } from "../auth/routes.js";
 import type { AuthConfig } from "../auth/config.js";
@@ -20,18 +19,18 @@ import { requirePortalSection } from "../customer-portal/sections.js";
 import { handlers } from "../handlers.js";
 import type { Caller } from "../kit/auth.js";
 import type { Ctx } from "../kit/context.js";
-import { ApiError, errorBody, RequestValidationError, ResourceNotFound, ResponseContractViolation } from "../kit/errors.js";
+import { contractAjv, readByOutsiders, responseValidators } from "../kit/contract.js";
+import { ApiError, errorBody, ResourceNotFound, ResponseContractViolation } from "../kit/errors.js";
+import { keyOfRequest, REPLAYED_HEADER, runOnce } from "../kit/idempotency.js";
 import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
 import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedJson, type ApiVersion } from "../kit/api-versions.js";
-import { contractAjv, responseValidators } from "./contract.js";
-import type { readContract } from "../kit/openapi.js";
-import { errorResponse, toIssues } from "./errors.js";
-import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "../observability/metrics.js";
-import type { RateLimits } from "../kit/rate-limits.js";
-import { limitedAuthentication } from "./rate-limit.js";
+import { limitedAuthentication, type RateLimits } from "../kit/rate-limits.js";
+import { asApiError, errorResponse } from "./errors.js";
+import { installBodyParsers } from "./parsers.js";
+import { clientIp, counted } from "./rate-limit.js";
 import { installSecurity } from "./security.js";
 
 /** What the pipeline knows of a request, for the steps after it. */
@@ -55,7 +54,8 @@ export interface PipelineOptions {
   auth: BorealisAuth;
   authConfig: AuthConfig;
   callers: CallerDeps;
-  contract: ReturnType<typeof readContract>;
+  /** The contract's routes and component schemas (generated/routes.json). */
+  contract: { routes: ContractRoute[]; schemas: Record<string, Record<string, unknown>> };
   rateLimits: RateLimits;
   metrics: Metrics;
   /** The API docs page, whose inline scripts the CSP allows (server/http/security.ts). */
@@ -65,59 +65,13 @@ export interface PipelineOptions {
 
 /** A client's request id is kept when short and plain (so it can be logged and echoed safely), else ours replaces it. */
 const PLAIN_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-export function requestIdOf(given: string | string[] | undefined): string {
+function requestIdOf(given: string | string[] | undefined): string {
   return typeof given === "string" && PLAIN_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0];
+const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0];
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-
-/** The parts of a request Fastify validates: where toIssues' first segment names each, in FastAPI's order. */
-const PARTS = [
-  ["params", "params", "/path"],
-  ["querystring", "query", "/query"],
-  ["body", "body", "/requestBody"],
-] as const;
-
-/**
- * A validation error of Fastify's as our 422, with the issues of every part: Fastify stops at the
- * first bad part, so the others are validated here. Anything else as thrown.
- */
-function asApiError(thrown: unknown, request: FastifyRequest): unknown {
-  const err = thrown as { validation?: FastifySchemaValidationError[]; validationContext?: string };
-  if (!err?.validation) return thrown;
-  const failed = (part: (typeof PARTS)[number][0], key: (typeof PARTS)[number][1]) => {
-    if (part === err.validationContext) return err.validation ?? [];
-    const validate = request.getValidationFunction(part);
-    // An absent part is validated as null, as Fastify does.
-    return validate && !validate(request[key] ?? null) ? (validate.errors ?? []) : [];
-  };
-  const errors = PARTS.flatMap(([part, key, prefix]) =>
-    failed(part, key).map((e) => Object.assign({}, e, { instancePath: prefix + e.instancePath }) as ErrorObject),
-  );
-  return new RequestValidationError(toIssues(errors));
-}
-
-/** A JSON body in a UTF charset: an object or a list (body-parser's strict mode); `{}` when empty. */
-function parseJson(req: FastifyRequest, text: string | Buffer, done: (err: Error | null, body?: unknown) => void): void {
-  const charset = /;\s*charset=["']?([^;"'\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1];
-  if (charset && !/^utf-/i.test(charset)) {
-    return done(Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), { statusCode: 415 }));
-  }
-  const s = String(text);
-  if (s.trim() === "") return done(null, {});
-  try {
-    if (!/^[\s]*[[{]/.test(s)) throw new SyntaxError(`Unexpected token '${s.trim()[0]}', expected an object or a list`);
-    done(null, JSON.parse(s));
-  } catch (err) {
-    done(
-      new RequestValidationError([
-        { loc: ["body"], msg: `JSON decode error: ${err instanceof Error ? err.message : String(err)}`, type: "json_invalid" },
-      ]),
-    );
-  }
-}
 
 /** The contract's methods at a path: a concrete path (`/v1/license-keys/activate`) over the templates it also fits. */
 function allowedMethods(ops: ContractRoute[]): (path: string) => string[] {
@@ -127,16 +81,6 @@ function allowedMethods(ops: ContractRoute[]): (path: string) => string[] {
     const concrete = fitting.filter((op) => op.path === path);
     return [...new Set((concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase()))];
   };
-}
-
-/**
- * The operations whose answers someone other than the merchant reads: a buyer (the checkout by its
- * client secret, no token or an optional one) or a portal customer. Their answers are checked
- * against the closed contract: a property it does not declare there is a leak.
- */
-export function readByOutsiders(operationId: OperationId): boolean {
-  const { security } = operations[operationId];
-  return operationId.startsWith("customer_portal:") || (security !== "access_token" && security !== "client_credentials");
 }
 
 /**
@@ -159,7 +103,7 @@ export function installPipeline(
   o: PipelineOptions,
   pages: (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
 ): void {
-  const { routes: ops, schemas } = contractRoutes();
+  const { routes: ops, schemas } = o.contract;
   const allowed = allowedMethods(ops);
   const jsonOf = versionedJson(o.contract, o.validateResponses);
   const responseCheck = o.validateResponses ? responseValidators(schemas, ops, readByOutsiders) : null;
@@ -226,14 +170,8 @@ export function installPipeline(
     }
   });
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "string" }, parseJson);
-  app.addContentTypeParser(/^application\/[^;]+\+json/, { parseAs: "string" }, parseJson);
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, text, done) =>
-    done(null, Object.assign({}, parseForm(String(text)))),
-  );
-  // Any other body is not read: the operation sees none (and says so if it needs one).
-  app.addContentTypeParser("*", (_req, _payload, done) => done(null, undefined));
+  // 5. The body (server/http/parsers.ts).
+  installBodyParsers(app);
 
   app.setErrorHandler((thrown, request, reply) => {
     const operationId = request.state?.operationId;
@@ -253,9 +191,10 @@ export function installPipeline(
 
   const callerOf = async (request: FastifyRequest, reply: FastifyReply, operationId: OperationId): Promise<Caller> => {
     const meta = operations[operationId];
-    const caller = await limitedAuthentication(o.rateLimits, operationId, meta, request, reply, () =>
-      resolveCaller(o.callers, operationId, meta, request),
-    );
+    const presented = request.headers.authorization !== undefined;
+    const call = { operationId, security: meta.security, presented, address: () => clientIp(request) };
+    const [caller, limit] = await limitedAuthentication(o.rateLimits, call, () => resolveCaller(o.callers, operationId, meta, request));
+    counted(reply, limit);
     const named = request.headers["polar-organization"];
     checkNamedOrganization(caller, typeof named === "string" ? named : undefined);
     if (caller.kind !== "customer") return caller;
@@ -293,28 +232,34 @@ export function installPipeline(
       handler: async (request, reply) => {
         const { state } = request;
         const params = request.params;
-        const key = keyOf(request, operationId, state.caller!, params);
-        const result = await runIdempotent(o.knex, key, reply, (uow, idempotency) => {
-          const ctx: Ctx = {
-            db: uow.db,
-            uow,
-            caller: state.caller!,
-            get log() {
-              return state.log;
-            },
-            requestId: state.requestId,
-            headers: request.headers,
-            apiVersion: state.apiVersion,
-            auth: o.auth,
-            publicUrl: o.authConfig.baseURL,
-            // Worked out only for the operations that count per client.
-            get clientIp() {
-              return clientAddress(request, o.authConfig) ?? null;
-            },
-            idempotency,
-          };
-          return handler({ params, query: request.query, body: request.body }, ctx);
-        });
+        const key = keyOfRequest(request, operationId, state.caller!, params);
+        const replayed = () => reply.header(REPLAYED_HEADER, "true");
+        const result = await runOnce(
+          o.knex,
+          key,
+          (uow, idempotency) => {
+            const ctx: Ctx = {
+              db: uow.db,
+              uow,
+              caller: state.caller!,
+              get log() {
+                return state.log;
+              },
+              requestId: state.requestId,
+              headers: request.headers,
+              apiVersion: state.apiVersion,
+              auth: o.auth,
+              publicUrl: o.authConfig.baseURL,
+              // Worked out only for the operations that count per client.
+              get clientIp() {
+                return clientAddress(request, o.authConfig) ?? null;
+              },
+              idempotency,
+            };
+            return handler({ params, query: request.query, body: request.body }, ctx);
+          },
+          replayed,
+        );
         const check = meta.successContentType === "application/json" ? responseCheck?.(operationId, result.status) : null;
         if (check && !check(result.body)) {
           throw new ResponseContractViolation(

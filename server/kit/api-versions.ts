@@ -88,6 +88,23 @@ interface Document {
   /** The webhook deliveries, by event type: the body each one posts. */
   webhooks?: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
 }
+/** The contract's operations as routes (generated/routes.json): their JSON answers by status, and the components. */
+export interface ContractAnswers {
+  routes: { operationId: string; responses: Record<string, Schema> }[];
+  schemas: Record<string, Schema>;
+}
+
+/** The JSON answers of the contract's operations, by operation and status. */
+function answersOf(doc: Document): [string, Schema][] {
+  return Object.values(doc.paths).flatMap((item) =>
+    Object.values(item).flatMap((op) =>
+      Object.entries(op.responses ?? {}).flatMap(([status, response]): [string, Schema][] => {
+        const schema = response.content?.["application/json"]?.schema;
+        return op.operationId && schema ? [[`${op.operationId} ${status}`, schema]] : [];
+      }),
+    ),
+  );
+}
 
 /** Whether a property marked `x-api-version` is in `version` (dated versions compare as strings). */
 function within(version: ApiVersion, range: NonNullable<Schema["x-api-version"]>): boolean {
@@ -104,7 +121,7 @@ export type Shape = (operationId: string, status: number, version: ApiVersion, b
  * be shaped, and is refused here, when the server starts.
  */
 export function versionedShapes(doc: Document): Shape {
-  const { answers, shape } = shaper(doc);
+  const { roots: answers, shape } = shaper(doc.components.schemas, answersOf(doc));
   return (operationId, status, version, body) => {
     const schema = answers.get(`${operationId} ${status}`);
     return schema ? shape(body, schema, version) : body;
@@ -116,17 +133,26 @@ export function versionedShapes(doc: Document): Shape {
  * itself when the event type's body holds no versioned property, or the version is not served.
  */
 export function versionedWebhooks(doc: Document): (type: string, version: string, payload: string) => string {
-  const { payloads, shape } = shaper(doc);
+  const bodies = Object.entries(doc.webhooks ?? {}).flatMap(([type, item]): [string, Schema][] => {
+    const schema = item.post?.requestBody?.content?.["application/json"]?.schema;
+    return schema ? [[type, schema]] : [];
+  });
+  const { roots: payloads, shape } = shaper(doc.components.schemas, bodies);
   return (type, version, payload) => {
     const schema = payloads.get(type);
     return schema && served(version) ? JSON.stringify(shape(JSON.parse(payload), schema, version)) : payload;
   };
 }
 
-/** What shapes a value of the contract in a version: the answers and webhook bodies to shape, and how. */
-function shaper(doc: Document) {
-  const PREFIX = "#/components/schemas/";
-  const resolve = (s: Schema): Schema => (s.$ref?.startsWith(PREFIX) ? (doc.components.schemas[s.$ref.slice(PREFIX.length)] ?? {}) : s);
+/** A component's name in a reference (`#/components/schemas/<Name>`, or routes.json's `contract#/…`). */
+const componentOf = (ref: string | undefined) => /^(?:contract)?#\/components\/schemas\/(.+)$/.exec(ref ?? "")?.[1];
+
+/** What shapes a value of the contract in a version: which of `roots` (answers or webhook bodies, by key) to shape, and how. */
+function shaper(schemas: Record<string, Schema>, roots: [string, Schema][]) {
+  const resolve = (s: Schema): Schema => {
+    const name = componentOf(s.$ref);
+    return name === undefined ? s : (schemas[name] ?? {});
+  };
   const children = (s: Schema): Schema[] => [
     ...Object.values(s.properties ?? {}),
     ...(s.items ? [s.items] : []),
@@ -149,21 +175,8 @@ function shaper(doc: Document) {
     }
     return s;
   };
-  Object.values(doc.components.schemas).forEach(visit);
-  const responses: [string, Schema][] = [];
-  for (const item of Object.values(doc.paths)) {
-    for (const op of Object.values(item)) {
-      for (const [status, response] of Object.entries(op.responses ?? {})) {
-        const schema = response.content?.["application/json"]?.schema;
-        if (op.operationId && schema) responses.push([`${op.operationId} ${status}`, visit(schema)]);
-      }
-    }
-  }
-  const bodies: [string, Schema][] = [];
-  for (const [type, item] of Object.entries(doc.webhooks ?? {})) {
-    const schema = item.post?.requestBody?.content?.["application/json"]?.schema;
-    if (schema) bodies.push([type, visit(schema)]);
-  }
+  Object.values(schemas).forEach(visit);
+  const visited = roots.map(([key, schema]): [string, Schema] => [key, visit(schema)]);
   const holding = new Set([...seen].filter((s) => Object.values(s.properties ?? {}).some((p) => p["x-api-version"] !== undefined)));
   for (const s of holding) for (const parent of parents.get(s) ?? []) holding.add(parent);
   const versioned = (given: Schema): boolean => holding.has(resolve(given));
@@ -213,10 +226,8 @@ function shaper(doc: Document) {
     return copy ?? out;
   };
 
-  // The answers (by operation and status) and webhook bodies (by event type) to shape, checked once
-  // for unions no tag can tell apart.
-  const answers = new Map(responses.filter(([, schema]) => versioned(schema)));
-  const payloads = new Map(bodies.filter(([, schema]) => versioned(schema)));
+  // The roots to shape, and the contract checked once for unions no tag can tell apart.
+  const shaped = new Map(visited.filter(([, schema]) => versioned(schema)));
   for (const s of holding) {
     const alts = s.oneOf ?? s.anyOf ?? [];
     if (!s.discriminator && alts.filter(versioned).length > 1) {
@@ -225,7 +236,7 @@ function shaper(doc: Document) {
       );
     }
   }
-  return { answers, payloads, shape, resolve, versioned };
+  return { roots: shaped, shape, resolve, versioned };
 }
 
 /** An operation's answer with this status as JSON text, in the shape `version` has. */
@@ -240,8 +251,11 @@ export type Json = (status: number, version: ApiVersion, body: unknown) => strin
  * with a versioned property inside a union, which a compiled serialiser cannot tell apart, is
  * shaped, then JSON.stringify's. `strict` (tests): a compiled answer is also shaped, and must read the same.
  */
-export function versionedJson(doc: Document, strict: boolean): (operationId: string) => Json {
-  const { answers, shape, resolve, versioned } = shaper(doc);
+export function versionedJson(contract: ContractAnswers, strict: boolean): (operationId: string) => Json {
+  const answers = contract.routes.flatMap((route) =>
+    Object.entries(route.responses).map(([status, schema]): [string, Schema] => [`${route.operationId} ${status}`, schema]),
+  );
+  const { roots, shape, resolve, versioned } = shaper(contract.schemas, answers);
   // Whether fast-json-stringify can write a schema's versions: no union holds a versioned property.
   const compilable = (schema: Schema): boolean => {
     const seen = new Set<Schema>();
@@ -259,12 +273,12 @@ export function versionedJson(doc: Document, strict: boolean): (operationId: str
   };
   const contracts = new Map<ApiVersion, ReturnType<typeof schemasForJson>>();
   const writer = (operationId: string, status: number, version: ApiVersion): ((body: unknown) => string) => {
-    const schema = answers.get(`${operationId} ${status}`);
+    const schema = roots.get(`${operationId} ${status}`);
     if (!schema) return (body) => JSON.stringify(body) ?? "null";
     const shaped = (body: unknown) => JSON.stringify(shape(body, schema, version)) ?? "null";
     if (!compilable(schema)) return shaped;
     let forJson = contracts.get(version);
-    if (!forJson) contracts.set(version, (forJson = schemasForJson(doc, version)));
+    if (!forJson) contracts.set(version, (forJson = schemasForJson(contract.schemas, version)));
     const { root, document } = forJson(schema);
     const compiled = fastJson(root, { schema: { contract: document } });
     return (body) => {
@@ -326,18 +340,18 @@ function nullOr(s: Schema): Schema | undefined {
  * `format` would make it write what the value does not hold). A union other than `X or null`, a
  * free-form object, an untyped value, and whatever holds only those, are JSON.stringify's (`{}`).
  */
-function schemasForJson(doc: Document, version: ApiVersion) {
-  const PREFIX = "#/components/schemas/";
+function schemasForJson(schemas: Record<string, Schema>, version: ApiVersion) {
+  const PREFIX = "contract#/components/schemas/";
   // The components written so far; one being written is taken for an object meanwhile.
   const written = new Map<string, JsonSchema>();
   const forJson = (s: Schema): JsonSchema => {
-    if (s.$ref?.startsWith(PREFIX)) {
-      const name = s.$ref.slice(PREFIX.length);
+    const name = componentOf(s.$ref);
+    if (name !== undefined) {
       if (!written.has(name)) {
         written.set(name, { type: "object" });
-        written.set(name, forJson(doc.components.schemas[name] ?? {}));
+        written.set(name, forJson(schemas[name] ?? {}));
       }
-      return any(written.get(name) ?? {}) ? {} : { $ref: `contract${s.$ref}` };
+      return any(written.get(name) ?? {}) ? {} : { $ref: PREFIX + name };
     }
     const member = nullOr(s);
     if (member) {
@@ -370,7 +384,7 @@ function schemasForJson(doc: Document, version: ApiVersion) {
     const reached = new Map<string, JsonSchema>();
     const reach = (node: unknown): void => {
       if (!node || typeof node !== "object") return;
-      const name = "$ref" in node && typeof node.$ref === "string" ? node.$ref.slice(`contract${PREFIX}`.length) : undefined;
+      const name = "$ref" in node && typeof node.$ref === "string" ? node.$ref.slice(PREFIX.length) : undefined;
       if (name !== undefined && !reached.has(name)) {
         reached.set(name, written.get(name) ?? {});
         reach(written.get(name));

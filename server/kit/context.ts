@@ -40,7 +40,7 @@ export interface Ctx {
   publicUrl: string;
   /** The client's address (server/auth/routes.ts's clientAddress: the TCP peer's, or the trusted proxy's header's). */
   clientIp: string | null;
-  /** The request's Idempotency-Key, as the operation needs it (server/http/idempotency.ts). */
+  /** The request's Idempotency-Key, as the operation needs it (server/kit/idempotency.ts). */
   idempotency: IdempotencyContext;
 }
 

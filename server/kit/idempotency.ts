@@ -1,9 +1,10 @@
 // Idempotency keys with Stripe's semantics (docs/RELIABILITY.md, "Idempotent writes"): most writes run
 // in one transaction holding the key's lock, the operations that commit in steps keep a journal; a
 // retry gets the stored answer (sealed with AES-256-GCM under the caller's key, never stored). A key
-// used for another request is a 422; 409s, 422s and 500s store nothing. Not HTTP: the storage and the
-// run; server/http/idempotency.ts reads a request's key. Queries: ./idempotency-repository.ts.
+// used for another request is a 422; 409s, 422s and 500s store nothing. A request's key, its storage
+// and its run; the pipeline (server/http/pipeline.ts) runs each operation here. Queries: ./idempotency-repository.ts.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import type { Caller } from "./auth.js";
 import { ping } from "./db.js";
@@ -15,6 +16,9 @@ import { UnitOfWork } from "./unit-of-work.js";
 /** How long an answer is kept (and replayed). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+/** Set on an answer given again from the store. */
+export const REPLAYED_HEADER = "Idempotent-Replayed";
 
 /** 409: the first request with this key is still running; nothing was done for this one. */
 export class IdempotencyKeyInUse extends ApiError {
@@ -214,6 +218,34 @@ export function scopeOf(caller: Caller, params: Record<string, unknown>, body: u
       return null;
     }
   }
+}
+
+const WRITES = new Set(["post", "patch", "delete"]);
+
+/** A request's key, or null when it has none (or the operation is not a write, or there is no caller to scope it to). */
+export function keyOfRequest(
+  request: { method: string; url: string; headers: IncomingHttpHeaders; body: unknown },
+  operationId: string,
+  caller: Caller,
+  params: Record<string, unknown>,
+): RequestKey | null {
+  const given = request.headers[IDEMPOTENCY_HEADER];
+  const raw = Array.isArray(given) ? given.join(", ") : given;
+  if (raw === undefined || !WRITES.has(request.method.toLowerCase())) return null;
+  // The contract declares the header (1 to 255 characters); checked here too for anything that does not.
+  if (raw.length === 0 || raw.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw invalid(
+      ["header", IDEMPOTENCY_HEADER],
+      `String should have between 1 and ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
+      "string_too_long",
+      raw.length,
+    );
+  }
+  const scope = scopeOf(caller, params, request.body);
+  if (!scope) return null;
+  const at = request.url.indexOf("?");
+  const [path, query] = at < 0 ? [request.url, ""] : [request.url.slice(0, at), request.url.slice(at + 1)];
+  return requestKey(scope, raw, operationId, { method: request.method, path, query, body: request.body });
 }
 
 /** An answer worth replaying: the operation ran and refused (a typed 4xx), not a validation failure, conflict or crash. */

@@ -1,5 +1,5 @@
-// The bundled contract as the server reads it at start (generated/openapi.json): the API versions'
-// shapes and the webhooks' payloads are built from it, and the API serves it with its docs page.
+// The bundled contract (generated/openapi.json): the webhooks' payloads are shaped from it, and the
+// API serves it with its docs page. The API's routes, validators and serialisers read routes.json.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

@@ -1,10 +1,10 @@
 // Rate limit policies and counters shared by every API process: counters in PostgreSQL
 // (api_rate_limits, through rate-limiter-flexible), in memory alone while the database is
 // unreachable. Policies `public`, `auth_failure`, `token`, `customer` (RATE_LIMIT_<NAME>, docs/RELIABILITY.md).
-// Not HTTP: they count subjects; server/http/rate-limit.ts applies them to requests, with their headers.
+// Not HTTP: they count subjects; the pipeline (server/http/pipeline.ts) sets their headers.
 import type { Knex } from "knex";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { TooManyRequests } from "./errors.js";
+import { ApiError, TooManyRequests } from "./errors.js";
 import { logger } from "./logger.js";
 import { setting, type Env } from "../config.js";
 
@@ -154,4 +154,30 @@ export function createRateLimits(knex: Knex, settings: RateLimitSettings = rateL
     authenticationFailed: async (address) => failures?.penalize(address),
     caller: async (kind, subject) => (kind === "token" ? token : customer)?.consume(subject),
   };
+}
+
+/**
+ * Authentication under the limits: an address over its token failures is refused first; a wrong
+ * token counts as a failure; then the caller's own limit (token or customer session), or the
+ * door's for an anonymous call. The caller, and the headers of the limit it was counted under.
+ */
+export async function limitedAuthentication<C extends { kind: string; tokenId?: string; customerId?: string }>(
+  limits: RateLimits,
+  call: { operationId: string; security: string; presented: boolean; address: () => string },
+  authenticate: () => Promise<C>,
+): Promise<[C, RateLimitHeaders | undefined]> {
+  if (call.presented) await limits.beforeAuthentication(call.address());
+  let caller: C;
+  try {
+    caller = await authenticate();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && call.presented) await limits.authenticationFailed(call.address());
+    throw err;
+  }
+  if (caller.kind === "organization" && caller.tokenId) return [caller, await limits.caller("token", caller.tokenId)];
+  if (caller.kind === "customer" && caller.customerId) return [caller, await limits.caller("customer", caller.customerId)];
+  if (call.security !== "access_token" && call.security !== "customer_session") {
+    return [caller, await limits.publicDoor(call.address(), call.operationId)];
+  }
+  return [caller, undefined];
 }

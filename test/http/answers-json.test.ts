@@ -7,39 +7,39 @@ import { ResponseContractViolation } from "../../server/kit/errors.js";
 const NEW = { "x-api-version": { starting_from: "2026-10" } };
 const OLD = { "x-api-version": { up_to: "2026-04" } };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** An operation's answer as generated/routes.json holds it: its references by the contract's id. */
 const answers = (operationId: string, schema: object) => ({
-  get: { operationId, responses: { "200": { content: { "application/json": { schema } } } } },
+  operationId,
+  responses: { "200": JSON.parse(JSON.stringify(schema).replaceAll('"#/', '"contract#/')) },
 });
 const doc = {
-  components: {
-    schemas: {
-      Key: {
-        type: "object",
-        required: ["id", "legacy"],
-        properties: {
-          id: { type: "string" },
-          member: { type: ["string", "null"], ...NEW },
-          legacy: { type: "string", ...OLD },
-          count: { type: "integer", default: 0 },
-          kind: { const: "key" },
-          price: { anyOf: [ref("Fixed"), ref("Custom")] },
-          metadata: { type: "object", additionalProperties: { anyOf: [{ type: "string" }, { type: "integer" }] } },
-          parent: { anyOf: [ref("Key"), { type: "null" }] },
-        },
+  schemas: {
+    Key: {
+      type: "object",
+      required: ["id", "legacy"],
+      properties: {
+        id: { type: "string" },
+        member: { type: ["string", "null"], ...NEW },
+        legacy: { type: "string", ...OLD },
+        count: { type: "integer", default: 0 },
+        kind: { const: "key" },
+        price: { anyOf: [ref("Fixed"), ref("Custom")] },
+        metadata: { type: "object", additionalProperties: { anyOf: [{ type: "string" }, { type: "integer" }] } },
+        parent: { anyOf: [ref("Key"), { type: "null" }] },
       },
-      Fixed: { type: "object", properties: { amount: { type: "integer" } } },
-      Custom: { type: "object", properties: { minimum: { type: "integer" } } },
-      Cat: { type: "object", properties: { kind: { const: "cat" }, key: ref("Key") } },
-      Dog: { type: "object", properties: { kind: { const: "dog" }, collar: { type: "string", ...NEW } } },
-      Pet: { oneOf: [ref("Cat"), ref("Dog")], discriminator: { propertyName: "kind" } },
-      Plain: { type: "object", properties: { id: { type: "string" } } },
     },
+    Fixed: { type: "object", properties: { amount: { type: "integer" } } },
+    Custom: { type: "object", properties: { minimum: { type: "integer" } } },
+    Cat: { type: "object", properties: { kind: { const: "cat" }, key: ref("Key") } },
+    Dog: { type: "object", properties: { kind: { const: "dog" }, collar: { type: "string", ...NEW } } },
+    Pet: { oneOf: [ref("Cat"), ref("Dog")], discriminator: { propertyName: "kind" } },
+    Plain: { type: "object", properties: { id: { type: "string" } } },
   },
-  paths: {
-    "/keys": answers("keys", { type: "array", items: ref("Key") }),
-    "/pets": answers("pets", { type: "array", items: ref("Pet") }),
-    "/plain": answers("plain", ref("Plain")),
-  },
+  routes: [
+    answers("keys", { type: "array", items: ref("Key") }),
+    answers("pets", { type: "array", items: ref("Pet") }),
+    answers("plain", ref("Plain")),
+  ],
 };
 const key = {
   id: "k",

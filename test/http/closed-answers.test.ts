@@ -1,13 +1,12 @@
 // A buyer (the checkout by its client secret) or a portal customer reads only what the contract
 // declares for them: in tests their answers are checked against the closed contract
-// (server/http/contract.ts, `closedContract`), so an undeclared property is a 500. The models'
+// (server/kit/contract.ts, `closedContract`), so an undeclared property is a 500. The models'
 // answers are compared with the contract too: the public checkout's organization and tax
 // calculation, a portal order's subscription metadata, the tax id check on embedded customers.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { contractRoutes } from "../../generated/routes.js";
 import type { OperationId } from "../../generated/handlers.js";
-import { responseValidators } from "../../server/http/contract.js";
-import { readByOutsiders } from "../../server/http/pipeline.js";
+import { readByOutsiders, responseValidators } from "../../server/kit/contract.js";
 import {
   type ApiHandle,
   createBenefit,

@@ -2,7 +2,7 @@
 // objects, prototype keys dropped) and Ajv's complaints as the contract's 422 issues.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseQuery } from "../../server/http/contract.js";
+import { parseQuery } from "../../server/http/parsers.js";
 import { orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();

@@ -1,44 +1,16 @@
-// The contract as the HTTP layer validates it: the query string read as the contract's parameters,
-// and the Ajv of the routes codegen compiled (generated/routes.json).
+// The contract's schemas as Ajv validates them (generated/routes.json): a request's path, query
+// and body, with Ajv's complaints as the contract's 422 issues; and in tests the answers, those
+// that buyers and portal customers read checked against the contract closed to what it declares.
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { operations } from "../../generated/operations.js";
 import type { OperationId } from "../../generated/handlers.js";
 import type { ContractRoute } from "../../generated/routes.js";
-import { isUuid } from "../kit/ids.js";
+import type { ValidationIssue } from "./errors.js";
+import { isUuid } from "./ids.js";
 
 type Schema = Record<string, unknown>;
-
-/**
- * The query string as the contract reads it: a repeated key is a list (`id=a&id=b`, however many),
- * `key[sub]=v` is a deepObject entry (`metadata[tier]=pro`), nested as deep as the brackets go
- * (`metadata[a][b]=v` is an object inside `metadata`, which the validator then refuses like a
- * body's). A key given both as a value and as an object (`customer_id=a&customer_id[x]=b`) keeps
- * both in an object, which no scalar or list parameter accepts. Keys that Object.prototype has
- * (its prototype's accessor, constructor, toString, …) would reach it: they are dropped.
- */
-const QUERY_KEY = /^([^[\]]+)((?:\[[^\]]*\])*)$/;
-export function parseQuery(raw: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const add = (target: Record<string, unknown>, key: string, value: string) => {
-    const cur = Object.hasOwn(target, key) ? target[key] : undefined;
-    if (cur && typeof cur === "object" && !Array.isArray(cur)) add(cur as Record<string, unknown>, "", value);
-    else target[key] = cur === undefined ? value : Array.isArray(cur) ? [...cur, value] : [cur, value];
-  };
-  for (const [key, value] of new URLSearchParams(raw)) {
-    const m = QUERY_KEY.exec(key);
-    const path = m ? [m[1], ...Array.from(m[2].matchAll(/\[([^\]]*)\]/g), (x) => x[1])] : [key];
-    if (path.some((k) => k in Object.prototype)) continue;
-    let target = out;
-    for (const k of path.slice(0, -1)) {
-      const cur = Object.hasOwn(target, k) ? target[k] : undefined;
-      if (cur && typeof cur === "object" && !Array.isArray(cur)) target = cur as Record<string, unknown>;
-      else target = target[k] = cur === undefined ? {} : { "": cur };
-    }
-    add(target, path[path.length - 1], value);
-  }
-  return out;
-}
 
 /**
  * An Ajv that knows the contract's components. `coerce`: the path and query's strings become the
@@ -144,4 +116,62 @@ export function responseValidators(
     }
     return compiled.get(key)!;
   };
+}
+
+/**
+ * The operations whose answers someone other than the merchant reads: a buyer (the checkout by its
+ * client secret, no token or an optional one) or a portal customer. Their answers are checked
+ * against the closed contract: a property it does not declare there is a leak.
+ */
+export function readByOutsiders(operationId: OperationId): boolean {
+  const { security } = operations[operationId];
+  return operationId.startsWith("customer_portal:") || (security !== "access_token" && security !== "client_credentials");
+}
+
+/** Ajv errors of the request → FastAPI-style issues with `loc` starting at body/query/path. */
+export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const e of errors) {
+    const parts = e.instancePath
+      .split("/")
+      .slice(1)
+      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const where = parts.shift();
+    const head = where === "requestBody" ? "body" : where === "path" ? "path" : (where ?? "body");
+    const loc: (string | number)[] = [head, ...parts.map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
+    let type = e.keyword;
+    let msg = e.message ?? "Invalid value";
+    if (e.keyword === "required") {
+      loc.push((e.params as { missingProperty: string }).missingProperty);
+      type = "missing";
+      msg = "Field required";
+    } else if (e.keyword === "additionalProperties") {
+      loc.push((e.params as { additionalProperty: string }).additionalProperty);
+      type = "extra_forbidden";
+      msg = "Extra inputs are not permitted";
+    } else if (e.keyword === "discriminator") {
+      const { tag, tagValue } = e.params as { tag: string; tagValue?: unknown };
+      loc.push(tag);
+      if (tagValue === undefined) {
+        type = "union_tag_not_found";
+        msg = `Unable to extract tag using discriminator '${tag}'`;
+      } else {
+        type = "union_tag_invalid";
+        msg = `Input tag '${String(tagValue)}' found using '${tag}' does not match any of the expected tags`;
+      }
+    } else if (e.keyword === "format" && (e.params as { format: string }).format === "uuid") {
+      // An id filter or path id that is not a UUID, in pydantic's words (as Polar answers).
+      type = "uuid_parsing";
+      msg = "Input should be a valid UUID";
+    } else if (e.keyword === "parse") {
+      type = "json_invalid";
+      msg = `JSON decode error: ${e.message}`;
+    }
+    const key = `${loc.join(".")}|${type}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ loc, msg, type });
+  }
+  return issues.length ? issues : [{ loc: ["body"], msg: "Invalid request", type: "value_error" }];
 }
