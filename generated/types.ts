@@ -10035,7 +10035,7 @@ export interface components {
         };
         /** @description How the organization's disputes (chargebacks) are handled. */
         OrganizationDisputeSettings: {
-            /** @description Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not handle disputes yet, so this is always `null`. */
+            /** @description Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not concede disputes automatically (the organization accepts each one), so this is always `null`. */
             auto_accept_below_amount: number | null;
         };
         OrganizationDisputeSettingsUpdate: {

@@ -9358,7 +9358,7 @@ export type OrganizationDetails = {
  */
 export type OrganizationDisputeSettings = {
     /**
-     * Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not handle disputes yet, so this is always `null`.
+     * Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not concede disputes automatically (the organization accepts each one), so this is always `null`.
      */
     auto_accept_below_amount: number | null;
 };
