@@ -10752,6 +10752,12 @@ export interface components {
             /** @description The ID of the payment associated with the dispute. */
             payment_id: string;
         };
+        /** @description The order's payment is disputed (awaiting a response, under review, or lost): the money is the dispute's, not refundable. */
+        RefundDisputedPayment: {
+            /** @constant */
+            error: "RefundDisputedPayment";
+            detail: string;
+        };
         /** @enum {string} */
         RefundReason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
         /** @enum {string} */
@@ -22762,13 +22768,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: RefundedAlready, or NotPermitted (the token lacks a required scope) */
+            /** @description Forbidden: RefundedAlready, RefundDisputedPayment (the order's payment is disputed), or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefundedAlready"] | components["schemas"]["NotPermitted"];
+                    "application/json": components["schemas"]["RefundedAlready"] | components["schemas"]["RefundDisputedPayment"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */

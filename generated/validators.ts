@@ -1236,7 +1236,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "201": { contentType: "application/json", schema: "Refund" },
     "400": { contentType: "application/json", schema: "RefundAmountTooHigh" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/RefundedAlready"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
+    "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/RefundedAlready"},{"$ref":"borealis#/components/schemas/RefundDisputedPayment"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },

@@ -10341,6 +10341,14 @@ export type RefundDispute = {
     payment_id: string;
 };
 
+/**
+ * The order's payment is disputed (awaiting a response, under review, or lost): the money is the dispute's, not refundable.
+ */
+export type RefundDisputedPayment = {
+    error: 'RefundDisputedPayment';
+    detail: string;
+};
+
 export type RefundReason = 'duplicate' | 'fraudulent' | 'customer_request' | 'service_disruption' | 'satisfaction_guarantee' | 'other';
 
 export type RefundSortProperty = 'created_at' | '-created_at' | 'amount' | '-amount';
@@ -19656,9 +19664,9 @@ export type RefundsCreateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: RefundedAlready, or NotPermitted (the token lacks a required scope)
+     * Forbidden: RefundedAlready, RefundDisputedPayment (the order's payment is disputed), or NotPermitted (the token lacks a required scope)
      */
-    403: RefundedAlready | NotPermitted;
+    403: RefundedAlready | RefundDisputedPayment | NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */

@@ -72,3 +72,9 @@ function lockByProcessorRef(db: Knex, processor: string, ref: string): Promise<D
 export function updateDispute(db: Knex, id: string, patch: RowPatch<DisputeRow>): Promise<DisputeRow> {
   return updateReturning<DisputeRow>(db, "disputes", id, patch);
 }
+
+/** Whether a dispute holds the order's money: awaiting a response, under review, or lost (Stripe refuses such a charge's refund). */
+export async function holdsOrderMoney(db: Knex, orderId: string): Promise<boolean> {
+  const row = await db("disputes").where({ order_id: orderId }).whereIn("status", ["needs_response", "under_review", "lost"]).first("id");
+  return row !== undefined;
+}

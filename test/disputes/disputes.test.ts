@@ -1,7 +1,7 @@
 // Disputes through the 0.49.0 client: opened by Stripe's charge.dispute.* events (signed as Stripe
 // signs them) and by the sandbox's dispute card; listed with every filter, sort key and paging,
 // read, conceded (accept: lost at the processor, the order's subscription or benefits revoked,
-// once), with the error contract, scopes and tenant isolation.
+// once), with the error contract, scopes and tenant isolation; no refund while one holds the money.
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar as Polar049 } from "polar-sdk-049";
@@ -136,6 +136,27 @@ describe("disputes", () => {
     expect(await api.knex("disputes").where({ processor_ref: "du_follow" })).toHaveLength(1);
     // The order's amounts are not a refund's: a dispute's money is its own record.
     expect(await api.knex("orders").where({ id: order.id }).first()).toMatchObject({ status: "paid", refunded_amount: 0 });
+  });
+
+  it("refuses a refund while a dispute holds the order's money, and allows it once the dispute is won", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const opened = await openedDispute(org.id);
+    const refund = () =>
+      fetch(`${api.url}/v1/refunds/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ order_id: opened.order.id, reason: "customer_request", amount: 100 }),
+      });
+    const refused = await refund();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: "RefundDisputedPayment",
+      detail: "The order's payment is disputed: it can't be refunded.",
+    });
+    await stripeEvent("charge.dispute.updated", { id: opened.ref, paymentRef: opened.paymentRef, status: "under_review" });
+    expect((await refund()).status).toBe(403);
+    await stripeEvent("charge.dispute.closed", { id: opened.ref, paymentRef: opened.paymentRef, status: "won" });
+    expect((await refund()).status).toBe(201);
   });
 
   it("ignores a dispute on a payment that is not ours", async () => {
