@@ -36,17 +36,15 @@ async function cardOfIntent(intent: Stripe.PaymentIntent): Promise<CardDetails |
   }
 }
 
-const DISPUTE_EVENTS: ReadonlySet<string> = new Set([
-  "charge.dispute.created",
-  "charge.dispute.updated",
-  "charge.dispute.closed",
-  "charge.dispute.funds_withdrawn",
-  "charge.dispute.funds_reinstated",
-]);
-
 async function apply(knex: Knex, event: Stripe.Event): Promise<void> {
-  if (DISPUTE_EVENTS.has(event.type)) {
-    const dispute = disputeFromStripe(event.data.object as Stripe.Dispute);
+  if (
+    event.type === "charge.dispute.created" ||
+    event.type === "charge.dispute.updated" ||
+    event.type === "charge.dispute.closed" ||
+    event.type === "charge.dispute.funds_withdrawn" ||
+    event.type === "charge.dispute.funds_reinstated"
+  ) {
+    const dispute = disputeFromStripe(event.data.object);
     if (dispute) await knex.transaction((trx) => applyProcessorDispute(new UnitOfWork(knex), trx, "stripe", dispute));
     return;
   }

@@ -5,7 +5,7 @@
 // Every change holds the dispute row locked in one transaction.
 import type { Knex } from "knex";
 import { scheduleBenefitRevocations } from "../benefit-grants/service.js";
-import { byIds as customersByIds, findCustomer, type CustomerRow } from "../customers/repository.js";
+import { byIds as customersByIds } from "../customers/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -36,7 +36,11 @@ export interface DisputeListQuery {
 
 async function withCustomers(db: Knex, rows: DisputeRow[]): Promise<DisputeOut[]> {
   const customers = new Map((await customersByIds(db, [...new Set(rows.map((r) => r.customer_id))])).map((c) => [c.id, c]));
-  return rows.map((r) => toDispute(r, customers.get(r.customer_id) as CustomerRow));
+  return rows.map((r) => {
+    const customer = customers.get(r.customer_id);
+    if (!customer) throw new Error(`The customer ${r.customer_id} of dispute ${r.id} is missing.`);
+    return toDispute(r, customer);
+  });
 }
 
 export async function listDisputes(db: Knex, scope: { organizationId: string }, query: DisputeListQuery): Promise<Page<DisputeOut>> {
@@ -82,7 +86,7 @@ export async function acceptDispute(
     }
     const updated = await updateDispute(trx, row.id, { status: closed.status, modified_at: new Date() });
     if (updated.status === "lost") await takeBack(uow, trx, updated);
-    return toDispute(updated, (await findCustomer(trx, updated.customer_id)) as CustomerRow);
+    return (await withCustomers(trx, [updated]))[0];
   });
 }
 
@@ -144,7 +148,8 @@ export async function applyProcessorDispute(
 
 /** The dispute is lost: what the order's money bought ends (its subscription now, or a one-time purchase's benefits). */
 async function takeBack(uow: UnitOfWork, trx: Knex.Transaction, dispute: DisputeRow): Promise<void> {
-  const order = (await findOrder(trx, dispute.order_id)) as OrderRow;
+  const order = await findOrder(trx, dispute.order_id);
+  if (!order) throw new Error(`The order ${dispute.order_id} of dispute ${dispute.id} is missing.`);
   if (order.subscription_id) await revokeInTransaction(uow, trx, order.subscription_id);
   else await scheduleBenefitRevocations(trx, { customerId: order.customer_id, orderId: order.id });
 }

@@ -44,8 +44,14 @@ export function disputeStatusOf(status: Stripe.Dispute.Status): DisputeStatus {
   }
 }
 
+/** What disputeFromStripe reads of a Stripe dispute. */
+export type StripeDisputeFields = Pick<Stripe.Dispute, "id" | "status" | "amount" | "currency" | "reason"> & {
+  payment_intent: string | Pick<Stripe.PaymentIntent, "id"> | null;
+  evidence_details?: Pick<Stripe.Dispute.EvidenceDetails, "due_by" | "past_due">;
+};
+
 /** A Stripe dispute as the processor seam reports it; null when it names no payment intent (a charge made outside our checkouts). */
-export function disputeFromStripe(dispute: Stripe.Dispute): ProcessorDispute | null {
+export function disputeFromStripe(dispute: StripeDisputeFields): ProcessorDispute | null {
   const intent = dispute.payment_intent;
   const paymentRef = typeof intent === "string" ? intent : (intent?.id ?? null);
   if (!paymentRef) return null;

@@ -266,7 +266,7 @@ describe("disputes", () => {
     const order = await api.knex("orders").where({ checkout_id: checkout.id }).first();
     const [dispute] = (await polar.disputes.list({ orderId: order.id })).result.items;
     expect(dispute).toMatchObject({ status: "needs_response", reason: "fraudulent", amount: 2500, taxAmount: 0, currency: "usd" });
-    expect(dispute.evidenceDueBy!.getTime()).toBeGreaterThan(Date.now());
+    expect(dispute.evidenceDueBy?.getTime()).toBeGreaterThan(Date.now());
     expect(dispute.customer.email).toBe("chargeback@example.com");
     expect((await polar.subscriptions.get({ id: order.subscription_id })).status).toBe("active");
 

@@ -4,7 +4,7 @@
 // deterministic test tokens.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type Stripe from "stripe";
-import { disputeFromStripe, StripeProcessor } from "../../server/processors/stripe.js";
+import { disputeFromStripe, StripeProcessor, type StripeDisputeFields } from "../../server/processors/stripe.js";
 import { SandboxProcessor, parseSandboxToken } from "../../server/processors/sandbox.js";
 import { startStripeMock } from "./stripe-mock.js";
 
@@ -71,17 +71,18 @@ describe("Stripe adapter against stripe-mock", () => {
   });
 
   it("reads a Stripe dispute in our terms", () => {
-    const dispute = (status: string, payment_intent: unknown = "pi_1") =>
-      ({
-        id: "du_1",
-        object: "dispute",
-        amount: 2500,
-        currency: "usd",
-        reason: "fraudulent",
-        status,
-        payment_intent,
-        evidence_details: { due_by: 1767225600, past_due: false, has_evidence: false, submission_count: 0 },
-      }) as unknown as Stripe.Dispute;
+    const dispute = (
+      status: Stripe.Dispute.Status,
+      payment_intent: StripeDisputeFields["payment_intent"] = "pi_1",
+    ): StripeDisputeFields => ({
+      id: "du_1",
+      amount: 2500,
+      currency: "usd",
+      reason: "fraudulent",
+      status,
+      payment_intent,
+      evidence_details: { due_by: 1767225600, past_due: false },
+    });
     expect(disputeFromStripe(dispute("needs_response"))).toEqual({
       ref: "du_1",
       paymentRef: "pi_1",
@@ -92,7 +93,14 @@ describe("Stripe adapter against stripe-mock", () => {
       evidenceDueBy: "2026-01-01T00:00:00.000Z",
       pastDue: false,
     });
-    const statuses = ["warning_needs_response", "under_review", "warning_under_review", "warning_closed", "won", "lost"];
+    const statuses: Stripe.Dispute.Status[] = [
+      "warning_needs_response",
+      "under_review",
+      "warning_under_review",
+      "warning_closed",
+      "won",
+      "lost",
+    ];
     expect(statuses.map((s) => disputeFromStripe(dispute(s))?.status)).toEqual([
       "needs_response",
       "under_review",
@@ -101,7 +109,7 @@ describe("Stripe adapter against stripe-mock", () => {
       "won",
       "lost",
     ]);
-    expect(disputeFromStripe(dispute("lost", { id: "pi_2", object: "payment_intent" }))?.paymentRef).toBe("pi_2");
+    expect(disputeFromStripe(dispute("lost", { id: "pi_2" }))?.paymentRef).toBe("pi_2");
     expect(disputeFromStripe(dispute("lost", null))).toBeNull();
   });
 });
