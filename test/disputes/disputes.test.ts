@@ -252,6 +252,24 @@ describe("disputes", () => {
     expect((await polar.disputes.get({ id: reviewed.disputeId })).status).toBe("under_review");
   });
 
+  it("accepts once when two accepts race, and opens one dispute when two of its events race", async () => {
+    const opened = await openedDispute(orgId);
+    const results = await Promise.allSettled([
+      polar.disputes.accept({ id: opened.disputeId }),
+      polar.disputes.accept({ id: opened.disputeId }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(results.find((r) => r.status === "rejected")?.reason).toBeInstanceOf(DisputeNotOpenError);
+
+    const { paymentRef } = await paidOrder(orgId);
+    await Promise.all([
+      stripeEvent("charge.dispute.created", { id: "du_race", paymentRef, status: "needs_response" }),
+      stripeEvent("charge.dispute.updated", { id: "du_race", paymentRef, status: "needs_response" }),
+      stripeEvent("charge.dispute.funds_withdrawn", { id: "du_race", paymentRef, status: "needs_response" }),
+    ]);
+    expect(await api.knex("disputes").where({ processor_ref: "du_race" })).toHaveLength(1);
+  });
+
   it("opens a dispute with the sandbox's dispute card; accepting it revokes the subscription", async () => {
     const { product } = await createCheckoutProduct(api.knex, orgId, { recurringInterval: "month" });
     const checkout = await polar.checkouts.create({ products: [product.id] });
