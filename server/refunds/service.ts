@@ -1,9 +1,8 @@
-// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion
-// and reverted with the order's tax provider), never past what is left (RefundAmountTooHigh), on
-// a fully refunded order (RefundedAlready) nor while a dispute holds its money
-// (RefundDisputedPayment). The money goes back through the processor with a key from the refund
-// id; the order's amounts and status follow in the same transaction, which holds the order row
-// locked so concurrent refunds cannot exceed its amount.
+// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion,
+// reverted with the order's tax provider), never past what is left (RefundAmountTooHigh), on a
+// fully refunded order (RefundedAlready) nor while a dispute holds its money (RefundDisputedPayment).
+// The money goes back through the processor with a key from the refund id; the order's amounts and
+// status follow in the same transaction, holding the order row locked against concurrent refunds.
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";

@@ -270,6 +270,22 @@ describe("disputes", () => {
     expect(await api.knex("disputes").where({ processor_ref: "du_race" })).toHaveLength(1);
   });
 
+  it("answers a retried accept with an Idempotency-Key as the first time", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const opened = await openedDispute(org.id);
+    const accept = () =>
+      fetch(`${api.url}/v1/disputes/${opened.disputeId}/accept`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "idempotency-key": `accept-${opened.disputeId}` },
+      });
+    const first = await accept();
+    const again = await accept();
+    expect([first.status, again.status]).toEqual([200, 200]);
+    const body = await first.json();
+    expect(body).toMatchObject({ id: opened.disputeId, status: "lost" });
+    expect(await again.json()).toEqual(body);
+  });
+
   it("opens a dispute with the sandbox's dispute card; accepting it revokes the subscription", async () => {
     const { product } = await createCheckoutProduct(api.knex, orgId, { recurringInterval: "month" });
     const checkout = await polar.checkouts.create({ products: [product.id] });
