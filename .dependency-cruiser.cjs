@@ -220,6 +220,14 @@ module.exports = {
       "Resolving a caller (auth/callers.ts) authenticates a portal session through customer-sessions/service.ts " +
         "(authenticateCustomer); customer sessions never import auth.",
     ),
+    below(
+      "disputes-between-checkouts-and-subscriptions",
+      "orders|subscriptions|payments|benefit-grants|customers",
+      "disputes",
+      "The Stripe webhook and the sandbox's dispute card (checkouts/) open disputes, refunds ask whether one holds an " +
+        "order's money, and a lost dispute revokes the order's subscription (subscriptions/changes.ts's " +
+        "revokeInTransaction) or its benefits: disputes stand above what they read and revoke, which never import them.",
+    ),
     {
       name: "processors-are-a-port",
       severity: "error",

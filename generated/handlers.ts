@@ -77,6 +77,9 @@ export type OperationId =
   | "discounts:get"
   | "discounts:list"
   | "discounts:update"
+  | "disputes:accept"
+  | "disputes:get"
+  | "disputes:list"
   | "emails:get_notification_preferences"
   | "emails:list"
   | "emails:preview"
@@ -675,6 +678,27 @@ export interface OperationTypes {
     body: NonNullable<Ops["discounts:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["discounts:update"]["responses"][200]["content"]["application/json"];
+  };
+  "disputes:accept": {
+    params: Ops["disputes:accept"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["disputes:accept"]["responses"][200]["content"]["application/json"];
+  };
+  "disputes:get": {
+    params: Ops["disputes:get"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["disputes:get"]["responses"][200]["content"]["application/json"];
+  };
+  "disputes:list": {
+    params: {};
+    query: NonNullable<Ops["disputes:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["disputes:list"]["responses"][200]["content"]["application/json"];
   };
   "emails:get_notification_preferences": {
     params: Ops["emails:get_notification_preferences"]["parameters"]["path"];

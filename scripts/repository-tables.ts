@@ -22,6 +22,7 @@ export const OWNERS: Record<string, string> = {
   ...own("customer-sessions", "customer_sessions customer_session_codes customer_session_code_failures"),
   ...own("customers", "customers payment_methods processor_customers"),
   ...own("discounts", "discounts discount_products"),
+  ...own("disputes", "disputes"),
   ...own("emails", "email_sends"),
   ...own("files", "files"),
   ...own("http", "api_rate_limits"),

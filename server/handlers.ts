@@ -20,6 +20,7 @@ import { checkoutHandlers } from "./checkouts/handlers.js";
 import { orderHandlers } from "./orders/handlers.js";
 import { paymentHandlers } from "./payments/handlers.js";
 import { refundHandlers } from "./refunds/handlers.js";
+import { disputeHandlers } from "./disputes/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
@@ -70,4 +71,5 @@ export const handlers: Handlers<OperationId> = merged(
   eventHandlers,
   customerMeterHandlers,
   metricHandlers,
+  disputeHandlers,
 );

@@ -30,6 +30,7 @@ import subscriptions from "./resources/subscriptions";
 import checkouts from "./resources/checkouts";
 import refunds from "./resources/refunds";
 import payments from "./resources/payments";
+import disputes from "./resources/disputes";
 import licenseKeys from "./resources/license-keys";
 import webhooks from "./resources/webhooks";
 import testClocks from "./resources/test-clocks";
@@ -77,6 +78,7 @@ export function App() {
         <Resource name="checkouts" {...checkouts} options={{ label: "Checkouts" }} />
         <Resource name="refunds" {...refunds} options={{ label: "Refunds" }} />
         <Resource name="payments" {...payments} options={{ label: "Payments" }} />
+        <Resource name="disputes" {...disputes} options={{ label: "Disputes" }} />
         <Resource name="webhooks-endpoints" {...webhooks} options={{ label: "Webhooks" }} />
         <Resource name="webhooks-deliveries" options={{ label: "Webhook deliveries" }} />
         <Resource name="test-clocks" {...testClocks} options={{ label: "Test clocks" }} />

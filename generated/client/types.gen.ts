@@ -123,7 +123,7 @@ export type AuthorizeResponseUser = {
 /**
  * A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
  */
-export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
+export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 export type AuthorizeUser = {
     id: string;
@@ -134,7 +134,7 @@ export type AuthorizeUser = {
 /**
  * A scope an organization access token can hold (every scope but the user and web ones).
  */
-export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
+export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
 
 export type Benefit = ({
     type: 'custom';
@@ -6841,6 +6841,82 @@ export type DiscountUpdate = {
 };
 
 /**
+ * A dispute (chargeback) on an order's payment.
+ */
+export type Dispute = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    status: DisputeStatus;
+    /**
+     * Whether the dispute has been resolved (won or lost).
+     */
+    resolved: boolean;
+    /**
+     * Whether the dispute is closed (prevented, won, or lost).
+     */
+    closed: boolean;
+    /**
+     * Amount in cents disputed.
+     */
+    amount: number;
+    /**
+     * Tax amount in cents disputed.
+     */
+    tax_amount: number;
+    /**
+     * Currency code of the dispute.
+     */
+    currency: string;
+    /**
+     * The reason for the dispute as reported by the card network (e.g. `fraudulent`, `product_not_received`). `null` until the processor reports it.
+     */
+    reason: string | null;
+    /**
+     * Deadline to submit evidence in response to the dispute. `null` when no response is required.
+     */
+    evidence_due_by: string | null;
+    /**
+     * Whether the evidence submission deadline has passed.
+     */
+    past_due: boolean;
+    /**
+     * The ID of the order associated with the dispute.
+     */
+    order_id: string;
+    /**
+     * The ID of the payment associated with the dispute.
+     */
+    payment_id: string;
+    customer: OrderCustomer;
+    /**
+     * The ID of the support case for this dispute, if one was opened. Borealis opens no support cases, so this is always `null`.
+     */
+    case_id: string | null;
+};
+
+/**
+ * The dispute is not awaiting a response (its status is not `needs_response`).
+ */
+export type DisputeNotOpenError = {
+    error: 'DisputeNotOpenError';
+    detail: string;
+};
+
+export type DisputeSortProperty = 'created_at' | '-created_at' | 'amount' | '-amount';
+
+export type DisputeStatus = 'prevented' | 'early_warning' | 'needs_response' | 'under_review' | 'lost' | 'won';
+
+/**
  * Schema to create a file to be associated with the downloadables benefit.
  */
 export type DownloadableFileCreate = {
@@ -7796,6 +7872,11 @@ export type ListResourceCustomerSubscription = {
 
 export type ListResourceDiscount = {
     items: Array<Discount>;
+    pagination: Pagination;
+};
+
+export type ListResourceDispute = {
+    items: Array<Dispute>;
     pagination: Pagination;
 };
 
@@ -9277,7 +9358,7 @@ export type OrganizationDetails = {
  */
 export type OrganizationDisputeSettings = {
     /**
-     * Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not handle disputes yet, so this is always `null`.
+     * Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not concede disputes automatically (the organization accepts each one), so this is always `null`.
      */
     auto_accept_below_amount: number | null;
 };
@@ -10260,6 +10341,14 @@ export type RefundDispute = {
     payment_id: string;
 };
 
+/**
+ * The order's payment is disputed (awaiting a response, under review, or lost): the money is the dispute's, not refundable.
+ */
+export type RefundDisputedPayment = {
+    error: 'RefundDisputedPayment';
+    detail: string;
+};
+
 export type RefundReason = 'duplicate' | 'fraudulent' | 'customer_request' | 'service_disruption' | 'satisfaction_guarantee' | 'other';
 
 export type RefundSortProperty = 'created_at' | '-created_at' | 'amount' | '-amount';
@@ -10336,7 +10425,7 @@ export type S3FileUploadPart = {
     };
 };
 
-export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
+export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 /**
  * `created` (a new organization), `active`, or `denied` (it takes no payment). The statuses only Polar's onboarding review sets are not held: the 0.x clients' `onboarding_started` and `under_review`, the 1.x clients' `review`, `snoozed`, `blocked`, `offboarding` and `offboarded`.
@@ -16368,6 +16457,190 @@ export type DiscountsUpdateResponses = {
 
 export type DiscountsUpdateResponse = DiscountsUpdateResponses[keyof DiscountsUpdateResponses];
 
+export type DisputesListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Filter by order ID.
+         */
+        order_id?: Array<string>;
+        /**
+         * Filter by dispute status.
+         */
+        status?: Array<DisputeStatus>;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<DisputeSortProperty>;
+    };
+    url: '/v1/disputes/';
+};
+
+export type DisputesListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type DisputesListError = DisputesListErrors[keyof DisputesListErrors];
+
+export type DisputesListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceDispute;
+};
+
+export type DisputesListResponse = DisputesListResponses[keyof DisputesListResponses];
+
+export type DisputesGetData = {
+    body?: never;
+    path: {
+        /**
+         * The dispute ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/disputes/{id}';
+};
+
+export type DisputesGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type DisputesGetError = DisputesGetErrors[keyof DisputesGetErrors];
+
+export type DisputesGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: Dispute;
+};
+
+export type DisputesGetResponse = DisputesGetResponses[keyof DisputesGetResponses];
+
+export type DisputesAcceptData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The dispute ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/disputes/{id}/accept';
+};
+
+export type DisputesAcceptErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Conflict: DisputeNotOpenError (the dispute is not awaiting a response)
+     */
+    409: DisputeNotOpenError;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type DisputesAcceptError = DisputesAcceptErrors[keyof DisputesAcceptErrors];
+
+export type DisputesAcceptResponses = {
+    /**
+     * The dispute, lost
+     */
+    200: Dispute;
+};
+
+export type DisputesAcceptResponse = DisputesAcceptResponses[keyof DisputesAcceptResponses];
+
 export type EventsListData = {
     body?: never;
     path?: never;
@@ -19469,9 +19742,9 @@ export type RefundsCreateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: RefundedAlready, or NotPermitted (the token lacks a required scope)
+     * Forbidden: RefundedAlready, RefundDisputedPayment (the order's payment is disputed), or NotPermitted (the token lacks a required scope)
      */
-    403: RefundedAlready | NotPermitted;
+    403: RefundedAlready | RefundDisputedPayment | NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */

@@ -25,7 +25,14 @@ import { attributeExternalEvents } from "../meters/rollups.js";
 import { countForCheckout } from "../payments/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
-import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcessor } from "../processors/processor.js";
+import {
+  tookNothing,
+  type CardDetails,
+  type ConfirmResult,
+  type PaymentProcessor,
+  type ProcessorDispute,
+} from "../processors/processor.js";
+import { applyProcessorDispute } from "../disputes/service.js";
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, redemptionLimitReached, REDEMPTION_LIMIT_REACHED, rederive, type BuyerChanges } from "./changes.js";
@@ -260,6 +267,8 @@ export interface Completion {
   /** A method saved for off-session charges (subscriptions), and the processor customer it belongs to. */
   paymentMethodRef?: string | null;
   processorCustomerRef?: string | null;
+  /** A dispute the processor opened on the charge at once (the sandbox's dispute card). */
+  dispute?: ProcessorDispute;
 }
 
 /** A completed (or awaiting) checkout, as the confirm answers it. */
@@ -385,6 +394,7 @@ export async function completeCheckout(
       );
     }
     await markOrderPaid(trx, order.id, { locked: order, reads: Object.assign({}, known, { items: new Map([[order.id, created.items]]) }) });
+    if (payment?.dispute) await applyProcessorDispute(new UnitOfWork(db), trx, payment.processor, payment.dispute);
     const saved = await saveCheckout(
       trx,
       Object.assign({}, row, {
@@ -612,6 +622,7 @@ export async function pay(
                   card: result.card,
                   paymentMethodRef: result.paymentMethodRef,
                   processorCustomerRef: customerRef,
+                  dispute: result.dispute,
                 },
                 claimed,
                 record.done,

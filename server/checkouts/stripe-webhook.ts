@@ -1,4 +1,5 @@
-// Stripe webhooks (outside the contract): a payment intent's outcome completes or fails its checkout.
+// Stripe webhooks (outside the contract): a payment intent's outcome completes or fails its checkout;
+// a charge.dispute.* event opens or moves the dispute on the order the charge paid.
 // The signature is verified on the raw body with stripe.webhooks.constructEvent; each event is
 // applied once (processed_events records it in the transaction that applies it, so a replay or a
 // concurrent redelivery is a no-op). It lives with checkouts, which pay through processors/.
@@ -10,7 +11,9 @@ import { logger } from "../kit/logger.js";
 import { getProcessor } from "../processors/index.js";
 import type { CardDetails } from "../processors/processor.js";
 import { insertProcessed, isProcessed } from "../processors/repository.js";
-import { StripeProcessor } from "../processors/stripe.js";
+import { disputeFromStripe, StripeProcessor } from "../processors/stripe.js";
+import { applyProcessorDispute } from "../disputes/service.js";
+import { UnitOfWork } from "../kit/unit-of-work.js";
 import { completeCheckout, failCheckout } from "./confirm.js";
 
 /** Marks the event processed; false when it already was. */
@@ -34,6 +37,17 @@ async function cardOfIntent(intent: Stripe.PaymentIntent): Promise<CardDetails |
 }
 
 async function apply(knex: Knex, event: Stripe.Event): Promise<void> {
+  if (
+    event.type === "charge.dispute.created" ||
+    event.type === "charge.dispute.updated" ||
+    event.type === "charge.dispute.closed" ||
+    event.type === "charge.dispute.funds_withdrawn" ||
+    event.type === "charge.dispute.funds_reinstated"
+  ) {
+    const dispute = disputeFromStripe(event.data.object);
+    if (dispute) await knex.transaction((trx) => applyProcessorDispute(new UnitOfWork(knex), trx, "stripe", dispute));
+    return;
+  }
   if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return;
   const intent = event.data.object as Stripe.PaymentIntent;
   const checkoutId = intent.metadata?.checkout_id;

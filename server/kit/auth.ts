@@ -87,6 +87,7 @@ export const ALL_SCOPES = [
     "files",
     "subscriptions",
     "customers",
+    "disputes",
     "orders",
     "refunds",
     "webhooks",

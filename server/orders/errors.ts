@@ -32,6 +32,12 @@ export class RefundedAlready extends ApiError {
   }
 }
 
+export class RefundDisputedPayment extends ApiError {
+  constructor(detail = "The order's payment is disputed: it can't be refunded.") {
+    super(403, "RefundDisputedPayment", detail);
+  }
+}
+
 export class PaymentAlreadyInProgress extends ApiError {
   constructor(detail = "A payment is already in progress for this order.") {
     super(409, "PaymentAlreadyInProgress", detail);

@@ -100,3 +100,8 @@ export function whereCustomers(db: Knex, q: Knex.QueryBuilder, customerIds: stri
 export function insertPayment(db: Knex, values: Record<string, unknown>): Promise<PaymentRow> {
   return insertReturning<PaymentRow>(db, "payments", values);
 }
+
+/** The succeeded payment of an order that the processor knows by `processorRef` (a disputed charge), whatever the organization. */
+export function succeededByProcessorRef(db: Knex, processorRef: string): Promise<PaymentRow | undefined> {
+  return db("payments").where({ processor_ref: processorRef, status: "succeeded" }).whereNotNull("order_id").first();
+}

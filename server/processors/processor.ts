@@ -25,8 +25,34 @@ export interface CardDetails {
   expYear?: number;
 }
 
+/** A dispute's status as we keep it (the processor's own statuses mapped onto these). */
+export type DisputeStatus = "prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won";
+
+/** A dispute (chargeback) on a payment, as the processor reports it. */
+export interface ProcessorDispute {
+  /** The processor's id of the dispute. */
+  ref: string;
+  /** The disputed payment (what a succeeded charge's `paymentRef` was). */
+  paymentRef: string;
+  status: DisputeStatus;
+  /** What the card holder disputes, tax included, in minor units of `currency`. */
+  amount: number;
+  currency: string;
+  reason: string | null;
+  /** ISO 8601; null when no response is expected. */
+  evidenceDueBy: string | null;
+  pastDue: boolean;
+}
+
 export type ConfirmResult =
-  | { status: "succeeded"; paymentRef: string; paymentMethodRef: string | null; card: CardDetails | null }
+  | {
+      status: "succeeded";
+      paymentRef: string;
+      paymentMethodRef: string | null;
+      card: CardDetails | null;
+      /** A dispute the processor opened on the charge at once (the sandbox's dispute card). */
+      dispute?: ProcessorDispute;
+    }
   | { status: "requires_action"; paymentRef: string; clientSecret: string | null }
   | { status: "declined"; paymentRef: string | null; code: string; message: string; card: CardDetails | null };
 
@@ -79,4 +105,6 @@ export interface PaymentProcessor {
     amount: number;
     idempotencyKey: string;
   }): Promise<{ refundRef: string; status: "succeeded" | "pending" | "failed" }>;
+  /** Concedes a dispute: the processor closes it as lost and answers its status. */
+  closeDispute(input: { disputeRef: string; idempotencyKey: string }): Promise<{ status: DisputeStatus }>;
 }

@@ -17,7 +17,7 @@ import type {
 import { setting } from "../config.js";
 import { sleep } from "../kit/time.js";
 
-type Outcome = "success" | "generic_decline" | "insufficient_funds" | "requires_action";
+type Outcome = "success" | "dispute" | "generic_decline" | "insufficient_funds" | "requires_action";
 
 /** Test card numbers, as Stripe's test cards behave. */
 const CARDS: Record<string, { outcome: Outcome; brand: string }> = {
@@ -26,6 +26,8 @@ const CARDS: Record<string, { outcome: Outcome; brand: string }> = {
   "4000000000000002": { outcome: "generic_decline", brand: "visa" },
   "4000000000009995": { outcome: "insufficient_funds", brand: "visa" },
   "4000002500003155": { outcome: "requires_action", brand: "visa" },
+  // Succeeds, then the card holder disputes the charge as fraudulent.
+  "4000000000000259": { outcome: "dispute", brand: "visa" },
 };
 
 /** Named tokens map to a card number. */
@@ -34,6 +36,7 @@ const NAMED: Record<string, string> = {
   tok_sandbox_decline: "4000000000000002",
   tok_sandbox_insufficient_funds: "4000000000009995",
   tok_sandbox_requires_action: "4000002500003155",
+  tok_sandbox_dispute: "4000000000000259",
 };
 
 /** A token's card expiry suffix, `_exp_MM_YYYY` (`tok_sandbox_success_exp_01_2029`). */
@@ -52,6 +55,9 @@ export function parseSandboxToken(token: string): { outcome: Outcome; card: Card
   const exp = expiry ? { expMonth: Number(expiry[1]), expYear: Number(expiry[2]) } : {};
   return { outcome: card.outcome, card: Object.assign({ brand: card.brand, last4: number.slice(-4) }, exp) };
 }
+
+/** How long a sandbox dispute gives the merchant to answer, as Stripe's test disputes do. */
+const EVIDENCE_DAYS = 7;
 
 const ref = (prefix: string, key: string) => `${prefix}_sandbox_${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
 
@@ -175,13 +181,26 @@ export class SandboxProcessor implements PaymentProcessor {
       const paymentRef = ref("pi", input.idempotencyKey);
       if (!parsed)
         return { status: "declined", paymentRef: null, code: "invalid_token", message: "Unknown sandbox confirmation token.", card: null };
+      const paymentMethodRef = input.setupFutureUsage ? methodRef(cardNumberOf(input.confirmationToken), input.idempotencyKey) : null;
       switch (parsed.outcome) {
         case "success":
+          return { status: "succeeded", paymentRef, paymentMethodRef, card: parsed.card };
+        case "dispute":
           return {
             status: "succeeded",
             paymentRef,
-            paymentMethodRef: input.setupFutureUsage ? methodRef(cardNumberOf(input.confirmationToken), input.idempotencyKey) : null,
+            paymentMethodRef,
             card: parsed.card,
+            dispute: {
+              ref: ref("du", input.idempotencyKey),
+              paymentRef,
+              status: "needs_response",
+              amount: input.amount,
+              currency: input.currency,
+              reason: "fraudulent",
+              evidenceDueBy: new Date(Date.now() + EVIDENCE_DAYS * 86_400_000).toISOString(),
+              pastDue: false,
+            },
           };
         case "generic_decline":
           return { status: "declined", paymentRef, code: "card_declined", message: "Your card was declined.", card: parsed.card };
@@ -224,7 +243,9 @@ export class SandboxProcessor implements PaymentProcessor {
         const card = parsed?.card ?? null;
         let result: ChargeResult;
         switch (parsed?.outcome ?? "success") {
+          // The dispute card's renewals go through; only its first charge is disputed.
           case "success":
+          case "dispute":
             result = { status: "succeeded", paymentRef, card };
             break;
           case "insufficient_funds":
@@ -258,5 +279,10 @@ export class SandboxProcessor implements PaymentProcessor {
       refundRef: ref("re", input.idempotencyKey),
       status: "succeeded" as const,
     }));
+  }
+
+  /** Closing a dispute concedes it: lost, as Stripe answers. */
+  async closeDispute(input: { disputeRef: string; idempotencyKey: string }) {
+    return this.once(`close-dispute:${input.idempotencyKey}`, () => ({ status: "lost" as const }));
   }
 }

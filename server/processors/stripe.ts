@@ -1,5 +1,5 @@
 // Stripe behind the PaymentProcessor seam: customers, payment intents confirmed with
-// confirmation tokens, saved payment methods, refunds. Every call carries an idempotency key
+// confirmation tokens, saved payment methods, refunds, disputes. Every call carries an idempotency key
 // built from our ids, so a retry after a timeout never charges twice.
 import Stripe from "stripe";
 import {
@@ -9,7 +9,9 @@ import {
   type ChargeSavedInput,
   type ConfirmPaymentInput,
   type ConfirmResult,
+  type DisputeStatus,
   type PaymentProcessor,
+  type ProcessorDispute,
 } from "./processor.js";
 
 export interface StripeOptions {
@@ -22,6 +24,48 @@ export interface StripeOptions {
 function cardOf(pm: Stripe.PaymentMethod | string | null | undefined): CardDetails | null {
   if (!pm || typeof pm === "string" || !pm.card) return null;
   return { brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
+}
+
+/** Stripe's dispute statuses in ours: the early-warning ones (inquiries) as the dispute they may become. */
+export function disputeStatusOf(status: Stripe.Dispute.Status): DisputeStatus {
+  switch (status) {
+    case "lost":
+      return "lost";
+    case "won":
+      return "won";
+    case "needs_response":
+    case "warning_needs_response":
+      return "needs_response";
+    case "under_review":
+    case "warning_under_review":
+      return "under_review";
+    case "warning_closed":
+      return "prevented";
+  }
+}
+
+/** What disputeFromStripe reads of a Stripe dispute. */
+export type StripeDisputeFields = Pick<Stripe.Dispute, "id" | "status" | "amount" | "currency" | "reason"> & {
+  payment_intent: string | Pick<Stripe.PaymentIntent, "id"> | null;
+  evidence_details?: Pick<Stripe.Dispute.EvidenceDetails, "due_by" | "past_due">;
+};
+
+/** A Stripe dispute as the processor seam reports it; null when it names no payment intent (a charge made outside our checkouts). */
+export function disputeFromStripe(dispute: StripeDisputeFields): ProcessorDispute | null {
+  const intent = dispute.payment_intent;
+  const paymentRef = typeof intent === "string" ? intent : (intent?.id ?? null);
+  if (!paymentRef) return null;
+  const dueBy = dispute.evidence_details?.due_by;
+  return {
+    ref: dispute.id,
+    paymentRef,
+    status: disputeStatusOf(dispute.status),
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason ?? null,
+    evidenceDueBy: dueBy ? new Date(dueBy * 1000).toISOString() : null,
+    pastDue: dispute.evidence_details?.past_due ?? false,
+  };
 }
 
 type Declined = Extract<ConfirmResult, { status: "declined" }>;
@@ -152,5 +196,14 @@ export class StripeProcessor implements PaymentProcessor {
     const status =
       refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : "pending";
     return { refundRef: refund.id, status: status as "succeeded" | "pending" | "failed" };
+  }
+
+  async closeDispute(input: { disputeRef: string; idempotencyKey: string }) {
+    try {
+      const dispute = await this.client.disputes.close(input.disputeRef, {}, { idempotencyKey: input.idempotencyKey });
+      return { status: disputeStatusOf(dispute.status) };
+    } catch (err) {
+      throw refusedOr(err);
+    }
   }
 }

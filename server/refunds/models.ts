@@ -21,7 +21,7 @@ export function toRefund(row: RefundRow): RefundOut {
     subscription_id: row.subscription_id,
     customer_id: row.customer_id,
     revoke_benefits: row.revoke_benefits,
-    // Refunds are made by the merchant; disputes (chargebacks) are not tracked yet.
+    // A refund names a dispute when it prevented one (a dispute alert's refund); Borealis receives no such alerts.
     dispute: null,
   };
 }

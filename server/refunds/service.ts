@@ -1,8 +1,8 @@
-// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion
-// and reverted with the order's tax provider), never past what is left (RefundAmountTooHigh) nor on
-// a fully refunded order (RefundedAlready). The money goes back through the processor with a key
-// from the refund id; the order's amounts and status follow in the same transaction, which holds
-// the order row locked so concurrent refunds cannot exceed its amount.
+// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion,
+// reverted with the order's tax provider), never past what is left (RefundAmountTooHigh), on a
+// fully refunded order (RefundedAlready) nor while a dispute holds its money (RefundDisputedPayment).
+// The money goes back through the processor with a key from the refund id; the order's amounts and
+// status follow in the same transaction, holding the order row locked against concurrent refunds.
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
@@ -14,7 +14,8 @@ import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
-import { RefundAmountTooHigh, RefundedAlready } from "../orders/errors.js";
+import { holdsOrderMoney } from "../disputes/repository.js";
+import { RefundAmountTooHigh, RefundDisputedPayment, RefundedAlready } from "../orders/errors.js";
 import { netAmount } from "../orders/models.js";
 import { findReadable as findOrder, saveOrder, type OrderRow } from "../orders/repository.js";
 import { readOrder } from "../orders/service.js";
@@ -48,6 +49,7 @@ export async function createRefund(
     if (!order) throw invalid(["body", "order_id"], "Order not found.", "value_error", input.order_id);
     if (order.status === "refunded") throw new RefundedAlready("The order is already fully refunded.");
     if (order.status === "pending") throw invalid(["body", "order_id"], "The order is not paid.", "value_error", input.order_id);
+    if (await holdsOrderMoney(trx, order.id)) throw new RefundDisputedPayment();
     const net = netAmount(order);
     const left = net - order.refunded_amount;
     if (left <= 0) throw new RefundedAlready("The order is already fully refunded.");

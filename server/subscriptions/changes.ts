@@ -31,6 +31,7 @@ import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import {
   deleteSubscriptionPrices,
   findReadable,
+  findSubscription,
   firstSubscriptionPrice,
   insertSubscriptionPrices,
   orderDependents,
@@ -196,6 +197,17 @@ async function revokeNow(
     : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const);
   await revokeEnded(trx, updated, now, [...types]);
   return updated;
+}
+
+/**
+ * Revokes the subscription now inside `trx` (the processor took its money back: a lost dispute).
+ * Nothing when it has already ended.
+ */
+export async function revokeInTransaction(uow: UnitOfWork, trx: Knex.Transaction, subscriptionId: string): Promise<void> {
+  const row = await findSubscription(trx, subscriptionId, { forUpdate: true });
+  if (!row || isEnded(row)) return;
+  await revokeNow(trx, row, {}, await clockNow(trx, row.test_clock_id));
+  pokeAfterCommit(uow, trx, [row.id]);
 }
 
 /** The price a subscription takes on the new product: its first live fixed, custom or free price. */

@@ -321,6 +321,20 @@ describe("isolation and permissions over every operation", () => {
       { billing_name: `Billing ${marker}` },
     );
     const payment = await createPayment(k, orgA.id, { order_id: order.id });
+    const [dispute] = await k("disputes")
+      .insert({
+        organization_id: orgA.id,
+        order_id: order.id,
+        payment_id: payment.id,
+        customer_id: customer.id,
+        status: "needs_response",
+        amount: 2500,
+        currency: "usd",
+        reason: `Reason ${marker}`,
+        processor: "stripe",
+        processor_ref: `du_${marker}`,
+      })
+      .returning("id");
     const orderA2 = await createOrder(k, orgA.id, { customerId: a2.id, productId: product.id }, { billing_name: `Billing ${markerA2}` });
     const sub = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id });
     const subA2 = (await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id })).subscription.id;
@@ -448,6 +462,7 @@ describe("isolation and permissions over every operation", () => {
         orders: order.id,
         organizations: orgA.id,
         payments: payment.id,
+        disputes: dispute.id,
         products: product.id,
         subscriptions: sub.subscription.id,
         "webhooks/endpoints": endpoint.id,

@@ -1,7 +1,7 @@
 // The SDK walk's steps: every operation we serve, called through the official client in an order
 // that makes its own data through the API (an organization and its token come from the harness):
 // products, benefits, a subscription and a one-time purchase confirmed on the sandbox, orders,
-// refunds, license keys, usage, files, webhooks, the portal, OAuth2; deletions come last.
+// refunds, a dispute, license keys, usage, files, webhooks, the portal, OAuth2; deletions come last.
 import { createHash, randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { foldUsage } from "../../server/meters/fold.js";
@@ -277,6 +277,26 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "paymentsGet", args: (v) => [{ id: v.paymentId }] },
     { fn: "refundsCreate", args: (v) => [{ orderId: v.orderId, reason: "customer_request", amount: 100 }] },
     { fn: "refundsList", args: (v) => [{ orderId: v.orderId }] },
+    // A purchase with the sandbox's dispute card opens a dispute, which the merchant concedes once.
+    {
+      fn: "checkoutsCreate",
+      args: (v) => [{ products: [v.oneTimeId], customerId: v.customerId }],
+      keep: { disputedSecret: "clientSecret" },
+    },
+    {
+      fn: "checkoutsClientConfirm",
+      as: "anon",
+      args: (v) => [
+        {
+          clientSecret: v.disputedSecret,
+          checkoutConfirmStripe: Object.assign({}, confirmBody, { confirmationTokenId: "4000000000000259" }),
+        },
+      ],
+    },
+    { fn: "disputesList", args: () => [{ status: "needs_response" }], keep: { disputeId: "result.items.0.id" } },
+    { fn: "disputesGet", args: (v) => [{ id: v.disputeId }] },
+    { fn: "disputesAccept", args: (v) => [{ id: v.disputeId }] },
+    { fn: "disputesAccept", args: (v) => [{ id: v.disputeId }], fails: "DisputeNotOpenError" },
 
     // What the purchase granted (the grant jobs run on the worker).
     { fn: "benefitsGrants", args: (v) => [{ id: v.customBenefitId }], until: ["result.items.0.isGranted", true] },

@@ -60,7 +60,6 @@ const NOT_SERVED: Record<string, string> = {
     "customerPortal.members.updateMember",
   ]),
   ...only("customer wallets", ["customerPortal.wallets.get", "customerPortal.wallets.list"]),
-  ...only("disputes", ["disputes.accept", "disputes.get", "disputes.list"]),
   ...only("event types", ["eventTypes.list", "eventTypes.update"]),
   ...only("metrics dashboards and export", [
     "metrics.createDashboard",
@@ -228,6 +227,13 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.payments.get(payments.items[0].id);
   await m.refunds.create({ order_id: order.id, reason: "customer_request", amount: 100 });
   await m.refunds.list();
+
+  // Disputes: the sandbox's dispute card opens one, which the merchant concedes.
+  const disputed = await m.checkouts.create({ products: [oneTime.id], customer_id: customer.id });
+  await m.checkouts.clientConfirm(disputed.client_secret, Object.assign({}, pay, { confirmation_token_id: "4000000000000259" }));
+  const disputes = await m.disputes.list({ status: "needs_response" });
+  await m.disputes.get(disputes.items[0].id);
+  await m.disputes.accept(disputes.items[0].id);
 
   // Subscriptions.
   const subs = await m.subscriptions.list({ customer_id: customer.id });

@@ -1,8 +1,10 @@
 // The Stripe adapter against stripe-mock (started here on a free port): customers, payment
-// intents confirmed with a confirmation token, saved payment methods, refunds, each call with the
-// idempotency key we give it; and the sandbox's deterministic test tokens.
+// intents confirmed with a confirmation token, saved payment methods, refunds, closing a dispute,
+// each call with the idempotency key we give it; Stripe's disputes in our terms; and the sandbox's
+// deterministic test tokens.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StripeProcessor } from "../../server/processors/stripe.js";
+import type Stripe from "stripe";
+import { disputeFromStripe, StripeProcessor, type StripeDisputeFields } from "../../server/processors/stripe.js";
 import { SandboxProcessor, parseSandboxToken } from "../../server/processors/sandbox.js";
 import { startStripeMock } from "./stripe-mock.js";
 
@@ -60,6 +62,56 @@ describe("Stripe adapter against stripe-mock", () => {
     expect(refund.status).toBe("succeeded");
     expect(requests.at(-1)).toMatchObject({ path: "/v1/refunds", idempotency_key: "refund:r1" });
   });
+
+  it("closes a dispute with an idempotency key and answers its status", async () => {
+    const closed = await stripe.closeDispute({ disputeRef: "du_123", idempotencyKey: "dispute:d1:accept" });
+    // stripe-mock answers its fixture dispute, whose status is needs_response.
+    expect(closed).toEqual({ status: "needs_response" });
+    expect(requests.at(-1)).toMatchObject({ method: "POST", path: "/v1/disputes/du_123/close", idempotency_key: "dispute:d1:accept" });
+  });
+
+  it("reads a Stripe dispute in our terms", () => {
+    const dispute = (
+      status: Stripe.Dispute.Status,
+      payment_intent: StripeDisputeFields["payment_intent"] = "pi_1",
+    ): StripeDisputeFields => ({
+      id: "du_1",
+      amount: 2500,
+      currency: "usd",
+      reason: "fraudulent",
+      status,
+      payment_intent,
+      evidence_details: { due_by: 1767225600, past_due: false },
+    });
+    expect(disputeFromStripe(dispute("needs_response"))).toEqual({
+      ref: "du_1",
+      paymentRef: "pi_1",
+      status: "needs_response",
+      amount: 2500,
+      currency: "usd",
+      reason: "fraudulent",
+      evidenceDueBy: "2026-01-01T00:00:00.000Z",
+      pastDue: false,
+    });
+    const statuses: Stripe.Dispute.Status[] = [
+      "warning_needs_response",
+      "under_review",
+      "warning_under_review",
+      "warning_closed",
+      "won",
+      "lost",
+    ];
+    expect(statuses.map((s) => disputeFromStripe(dispute(s))?.status)).toEqual([
+      "needs_response",
+      "under_review",
+      "under_review",
+      "prevented",
+      "won",
+      "lost",
+    ]);
+    expect(disputeFromStripe(dispute("lost", { id: "pi_2" }))?.paymentRef).toBe("pi_2");
+    expect(disputeFromStripe(dispute("lost", null))).toBeNull();
+  });
 });
 
 describe("sandbox processor", () => {
@@ -68,6 +120,7 @@ describe("sandbox processor", () => {
     expect(parseSandboxToken("4000000000000002")?.outcome).toBe("generic_decline");
     expect(parseSandboxToken("tok_sandbox_4000000000009995")?.outcome).toBe("insufficient_funds");
     expect(parseSandboxToken("tok_sandbox_requires_action")?.outcome).toBe("requires_action");
+    expect(parseSandboxToken("4000000000000259")?.outcome).toBe("dispute");
     expect(parseSandboxToken("tok_unknown")).toBeNull();
     // An expiry suffix gives the card its expiry; the card behaves as without it.
     expect(parseSandboxToken("tok_sandbox_success_exp_01_2029")).toEqual({

@@ -41,6 +41,7 @@ describe("subscription lifecycle workflow", () => {
       confirmPayment: (i) => sandbox.confirmPayment(i),
       savePaymentMethod: (i) => sandbox.savePaymentMethod(i),
       refund: (i) => sandbox.refund(i),
+      closeDispute: (i) => sandbox.closeDispute(i),
       chargeSaved: (i) => (chargeHook ? chargeHook(i, () => sandbox.chargeSaved(i)) : sandbox.chargeSaved(i)),
     };
     setProcessor(wrapped);

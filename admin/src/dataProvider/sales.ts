@@ -1,6 +1,6 @@
-// The data provider's calls beyond CRUD for orders, customers, subscriptions and products: the
+// The data provider's calls beyond CRUD for orders, customers, subscriptions, products and disputes: the
 // contract's actions, each one request; screens reach them through useDataProvider().
-import type { CustomerSession, CustomerState, EmailSend, OrderInvoice, Subscription } from "../api";
+import type { CustomerSession, CustomerState, Dispute, EmailSend, OrderInvoice, Subscription } from "../api";
 import { call } from "./request";
 
 export const salesMethods = {
@@ -32,5 +32,9 @@ export const salesMethods = {
   },
   async setProductBenefits(id: string, benefitIds: string[]) {
     return { data: await call<unknown>("POST", "/v1/products/{id}/benefits", { path: { id }, body: { benefits: benefitIds } }) };
+  },
+  /** Concedes a dispute: the processor closes it as lost. */
+  async acceptDispute(id: string) {
+    return { data: await call<Dispute>("POST", "/v1/disputes/{id}/accept", { path: { id } }) };
   },
 };

@@ -55,6 +55,7 @@ export function Menu() {
         <RaMenu.ResourceItem name="checkouts" />
         <RaMenu.ResourceItem name="refunds" />
         <RaMenu.ResourceItem name="payments" />
+        <RaMenu.ResourceItem name="disputes" />
         <RaMenu.Item to="/tax-report" primaryText="Tax report" leftIcon={<ReceiptLongIcon />} />
       </Section>
       {/* a member holds no webhook, settings or token scopes: owners and admins see those menus */}

@@ -23,6 +23,10 @@ const STATUS_COLORS: Record<string, "success" | "warning" | "error" | "default" 
   unpaid: "error",
   incomplete_expired: "error",
   disabled: "default",
+  needs_response: "warning",
+  under_review: "info",
+  won: "success",
+  lost: "error",
 };
 
 /** An enum value as words, as a chip coloured by what it means. */

@@ -51,6 +51,17 @@ export function OrderShow() {
             <EnumField source="status" />
             <DateTimeField source="created_at" label="Date" />
           </RelatedList>
+          <Divider sx={{ my: 2 }} />
+          <Typography variant="h6" component="h3">
+            Disputes
+          </Typography>
+          <RelatedList reference="disputes" target="order_id" label={false} empty="No disputes.">
+            <MoneyField source="amount" />
+            <EnumField source="status" />
+            <TextField source="reason" emptyText="—" sortable={false} />
+            <DateTimeField source="evidence_due_by" label="Respond by" />
+            <DateTimeField source="created_at" label="Date" />
+          </RelatedList>
         </Grid>
       </Grid>
     </Show>
