@@ -15,7 +15,7 @@ import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { RefundAmountTooHigh, RefundedAlready } from "../orders/errors.js";
-import { netAmount } from "../orders/models.js";
+import { isUnpaid, netAmount } from "../orders/models.js";
 import { findReadable as findOrder, saveOrder, type OrderRow } from "../orders/repository.js";
 import { readOrder } from "../orders/service.js";
 import { latestSucceededForOrder } from "../payments/repository.js";
@@ -47,7 +47,7 @@ export async function createRefund(
     const order = await findOrder(trx, caller, input.order_id, { forUpdate: true });
     if (!order) throw invalid(["body", "order_id"], "Order not found.", "value_error", input.order_id);
     if (order.status === "refunded") throw new RefundedAlready("The order is already fully refunded.");
-    if (order.status === "pending") throw invalid(["body", "order_id"], "The order is not paid.", "value_error", input.order_id);
+    if (isUnpaid(order.status)) throw invalid(["body", "order_id"], "The order is not paid.", "value_error", input.order_id);
     const net = netAmount(order);
     const left = net - order.refunded_amount;
     if (left <= 0) throw new RefundedAlready("The order is already fully refunded.");
