@@ -56,8 +56,7 @@ async function documentOf(
   const items = await orderItems(trx, order.id);
   const seller = org.seller_details;
   const rate = order.tax_rate ? formatRate(order.tax_rate.basis_points) : null;
-  return {
-    ...head,
+  return Object.assign({}, head, {
     seller: {
       name: seller?.name ?? org.name,
       address: addressLines(seller?.address ?? null),
@@ -80,7 +79,7 @@ async function documentOf(
     refunded:
       order.refunded_amount > 0 && order.refunded_amount <= netAmount(order) ? order.refunded_amount + order.refunded_tax_amount : 0,
     reverseCharge: order.taxability_reason === "reverse_charge",
-  };
+  });
 }
 
 /**
