@@ -55,6 +55,7 @@ export type OperationId =
   | "customer_portal:orders:get_payment_status"
   | "customer_portal:orders:invoice"
   | "customer_portal:orders:list"
+  | "customer_portal:orders:receipt"
   | "customer_portal:orders:update"
   | "customer_portal:organizations:get"
   | "customer_portal:subscriptions:cancel"
@@ -113,10 +114,13 @@ export type OperationId =
   | "oauth2:request_token"
   | "oauth2:revoke_token"
   | "oauth2:userinfo"
+  | "orders:create"
+  | "orders:finalize"
   | "orders:generate_invoice"
   | "orders:get"
   | "orders:invoice"
   | "orders:list"
+  | "orders:receipt"
   | "orders:update"
   | "organization_access_tokens:create"
   | "organization_access_tokens:delete"
@@ -525,6 +529,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:orders:list"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:orders:receipt": {
+    params: Ops["customer_portal:orders:receipt"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:orders:receipt"]["responses"][200]["content"]["application/json"];
+  };
   "customer_portal:orders:update": {
     params: Ops["customer_portal:orders:update"]["parameters"]["path"];
     query: {};
@@ -931,6 +942,20 @@ export interface OperationTypes {
     status: 200;
     result: Ops["oauth2:userinfo"]["responses"][200]["content"]["application/json"];
   };
+  "orders:create": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["orders:create"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["orders:create"]["responses"][201]["content"]["application/json"];
+  };
+  "orders:finalize": {
+    params: Ops["orders:finalize"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["orders:finalize"]["requestBody"]>["content"]["application/json"] | undefined;
+    status: 200;
+    result: Ops["orders:finalize"]["responses"][200]["content"]["application/json"];
+  };
   "orders:generate_invoice": {
     params: Ops["orders:generate_invoice"]["parameters"]["path"];
     query: {};
@@ -958,6 +983,13 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["orders:list"]["responses"][200]["content"]["application/json"];
+  };
+  "orders:receipt": {
+    params: Ops["orders:receipt"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["orders:receipt"]["responses"][200]["content"]["application/json"];
   };
   "orders:update": {
     params: Ops["orders:update"]["parameters"]["path"];

@@ -760,6 +760,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/orders/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Order Receipt
+         * @description Get a presigned URL to download a paid order's receipt PDF (rendered on the first request).
+         */
+        get: operations["customer_portal:orders:receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/orders/{id}/payment-status": {
         parameters: {
             query?: never;
@@ -1634,7 +1654,13 @@ export interface paths {
          */
         get: operations["orders:list"];
         put?: never;
-        post?: never;
+        /**
+         * Create Order
+         * @description Create a draft order for an off-session charge against a saved payment method. The order is
+         *     created with `status=draft` and no invoice number; call `POST /v1/orders/{id}/finalize` to
+         *     attempt the charge.
+         */
+        post: operations["orders:create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1683,6 +1709,49 @@ export interface paths {
          * @description Trigger generation of an order's invoice.
          */
         post: operations["orders:generate_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/finalize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finalize Order
+         * @description Finalize a draft order and synchronously attempt an off-session charge. On success, the order
+         *     is paid, gets its invoice number, and its benefits are granted. On failure (a decline, no
+         *     saved payment method, a required authentication) the order stays a draft and a 402 is
+         *     returned. The request fails with 412 if the order is not a draft.
+         */
+        post: operations["orders:finalize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Order Receipt
+         * @description Get a presigned URL to download a paid order's receipt PDF (rendered on the first request).
+         */
+        get: operations["orders:receipt"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6486,8 +6555,8 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
-            /** @description The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence. */
-            invoice_number: string;
+            /** @description The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made (a draft's when it is finalized), from the organization's gapless sequence. */
+            invoice_number: string | null;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
             /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
@@ -6527,6 +6596,11 @@ export interface components {
         /** @description Order's invoice data. */
         CustomerOrderInvoice: {
             /** @description The URL to the invoice. */
+            url: string;
+        };
+        /** @description Order's receipt data. */
+        CustomerOrderReceipt: {
+            /** @description The URL to the receipt PDF. */
             url: string;
         };
         /** @description Response after confirming a retry payment. */
@@ -9383,6 +9457,11 @@ export interface components {
             scope: string;
             id_token?: string;
         };
+        OffSessionChargesNotEnabled: {
+            /** @constant */
+            error: "OffSessionChargesNotEnabled";
+            detail: string;
+        };
         Order: {
             /** @description The ID of the object. */
             id: string;
@@ -9427,8 +9506,8 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
-            /** @description The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence. */
-            invoice_number: string;
+            /** @description The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made (a draft's when it is finalized), from the organization's gapless sequence. */
+            invoice_number: string | null;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
             /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
@@ -9476,6 +9555,49 @@ export interface components {
         };
         /** @enum {string} */
         OrderBillingReason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
+        /** @description A draft order to charge a customer's saved payment method off-session. */
+        OrderCreate: {
+            /** @description Key-value object storing custom field values. */
+            custom_field_data?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description Key-value object allowing you to store additional information.
+             *
+             *
+             *     The key must be a string with a maximum length of **40 characters**.
+             *     The value must be either:
+             *
+             *     * A string with a maximum length of **500 characters**
+             *     * An integer
+             *     * A floating-point number
+             *     * A boolean
+             *
+             *     You can store up to **50 key-value pairs**. */
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /**
+             * Format: uuid
+             * @description The ID of the organization owning the order. **Required unless you use an organization token.**
+             */
+            organization_id?: string | null;
+            /**
+             * Format: uuid
+             * @description ID of the customer to charge.
+             */
+            customer_id: string;
+            /**
+             * Format: uuid
+             * @description ID of the one-time product to charge for. It must have a fixed price.
+             */
+            product_id: string;
+            /** @description The currency to charge in; the organization's default presentment currency when absent. */
+            currency?: string | null;
+            /** @description The amount to charge, in the currency's smallest unit; the product's price when absent. */
+            amount?: number | null;
+            /** @description The order line's label; the product's name when absent. */
+            description?: string | null;
+        };
         OrderCustomer: {
             /** @description The ID of the customer. */
             id: string;
@@ -9519,9 +9641,26 @@ export interface components {
             first_user_event_at: string | null;
             avatar_url: string;
         };
+        OrderFinalize: {
+            /**
+             * Format: uuid
+             * @description The saved payment method to charge; the customer's default when absent.
+             */
+            payment_method_id?: string | null;
+        };
         /** @description Order's invoice data. */
         OrderInvoice: {
             /** @description The URL to the invoice. */
+            url: string;
+        };
+        OrderNotDraft: {
+            /** @constant */
+            error: "OrderNotDraft";
+            detail: string;
+        };
+        /** @description Order's receipt data. */
+        OrderReceipt: {
+            /** @description The URL to the receipt PDF. */
             url: string;
         };
         /** @description An order line item. */
@@ -9607,7 +9746,7 @@ export interface components {
         /** @enum {string} */
         OrderSortProperty: "created_at" | "-created_at" | "status" | "-status" | "invoice_number" | "-invoice_number" | "amount" | "-amount" | "net_amount" | "-net_amount" | "customer" | "-customer" | "product" | "-product" | "discount" | "-discount" | "subscription" | "-subscription";
         /** @enum {string} */
-        OrderStatus: "pending" | "paid" | "refunded" | "partially_refunded";
+        OrderStatus: "draft" | "pending" | "paid" | "refunded" | "partially_refunded";
         OrderSubscription: {
             metadata: {
                 [key: string]: string | number | boolean;
@@ -9967,6 +10106,11 @@ export interface components {
             brand_color?: string;
             renewal_reminder_days?: number;
         };
+        OrganizationNotReadyForPayments: {
+            /** @constant */
+            error: "OrganizationNotReadyForPayments";
+            detail: string;
+        };
         /** @description Which of the organization's notification emails the signed-in member gets (a Borealis extension; all on until they mute one). Whether a sale or a subscription is notified at all is the organization's `notification_settings`. */
         OrganizationNotificationPreferences: {
             notification_new_sale: boolean;
@@ -10129,6 +10273,16 @@ export interface components {
             max_page: number;
         };
         Payment: components["schemas"]["CardPayment"] | components["schemas"]["GenericPayment"];
+        PaymentActionRequired: {
+            /** @constant */
+            error: "PaymentActionRequired";
+            detail: string;
+        };
+        PaymentFailed: {
+            /** @constant */
+            error: "PaymentFailed";
+            detail: string;
+        };
         PortalSubscriptionForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
         PaymentAlreadyInProgress: {
             /** @constant */
@@ -16382,6 +16536,84 @@ export interface operations {
             };
         };
     };
+    "customer_portal:orders:receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrderReceipt"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (no such order, or no receipt: the order is not paid) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "customer_portal:orders:get_payment_status": {
         parameters: {
             query?: never;
@@ -20920,6 +21152,87 @@ export interface operations {
             };
         };
     };
+    "orders:create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreate"];
+            };
+        };
+        responses: {
+            /** @description Order created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "orders:get": {
         parameters: {
             query?: never;
@@ -21244,6 +21557,195 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceGenerationError"] | components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders:finalize": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The order ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrderFinalize"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Payment Required: PaymentFailed (declined, or no saved payment method), or PaymentActionRequired (the card needs the customer's authentication) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFailed"] | components["schemas"]["PaymentActionRequired"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope), OffSessionChargesNotEnabled, or OrganizationNotReadyForPayments */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"] | components["schemas"]["OffSessionChargesNotEnabled"] | components["schemas"]["OrganizationNotReadyForPayments"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Precondition Failed: OrderNotDraft (the order is not a draft) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNotDraft"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders:receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderReceipt"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (no such order, or no receipt: the order is not paid) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */

@@ -4687,9 +4687,9 @@ export type CustomerOrder = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
-     * The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence.
+     * The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made (a draft's when it is finalized), from the organization's gapless sequence.
      */
-    invoice_number: string;
+    invoice_number: string | null;
     /**
      * Whether an invoice has been generated for this order.
      */
@@ -4753,6 +4753,16 @@ export type CustomerOrderConfirmPayment = {
 export type CustomerOrderInvoice = {
     /**
      * The URL to the invoice.
+     */
+    url: string;
+};
+
+/**
+ * Order's receipt data.
+ */
+export type CustomerOrderReceipt = {
+    /**
+     * The URL to the receipt PDF.
      */
     url: string;
 };
@@ -8445,6 +8455,11 @@ export type OAuth2TokenResponse = {
     id_token?: string;
 };
 
+export type OffSessionChargesNotEnabled = {
+    error: 'OffSessionChargesNotEnabled';
+    detail: string;
+};
+
 export type Order = {
     /**
      * The ID of the object.
@@ -8512,9 +8527,9 @@ export type Order = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
-     * The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence.
+     * The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made (a draft's when it is finalized), from the organization's gapless sequence.
      */
-    invoice_number: string;
+    invoice_number: string | null;
     /**
      * Whether an invoice has been generated for this order.
      */
@@ -8586,6 +8601,59 @@ export type Order = {
 
 export type OrderBillingReason = 'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update';
 
+/**
+ * A draft order to charge a customer's saved payment method off-session.
+ */
+export type OrderCreate = {
+    /**
+     * Key-value object storing custom field values.
+     */
+    custom_field_data?: {
+        [key: string]: string | number | boolean | null;
+    };
+    /**
+     * Key-value object allowing you to store additional information.
+     *
+     *
+     * The key must be a string with a maximum length of **40 characters**.
+     * The value must be either:
+     *
+     * * A string with a maximum length of **500 characters**
+     * * An integer
+     * * A floating-point number
+     * * A boolean
+     *
+     * You can store up to **50 key-value pairs**.
+     */
+    metadata?: {
+        [key: string]: string | number | number | boolean;
+    };
+    /**
+     * The ID of the organization owning the order. **Required unless you use an organization token.**
+     */
+    organization_id?: string | null;
+    /**
+     * ID of the customer to charge.
+     */
+    customer_id: string;
+    /**
+     * ID of the one-time product to charge for. It must have a fixed price.
+     */
+    product_id: string;
+    /**
+     * The currency to charge in; the organization's default presentment currency when absent.
+     */
+    currency?: string | null;
+    /**
+     * The amount to charge, in the currency's smallest unit; the product's price when absent.
+     */
+    amount?: number | null;
+    /**
+     * The order line's label; the product's name when absent.
+     */
+    description?: string | null;
+};
+
 export type OrderCustomer = {
     /**
      * The ID of the customer.
@@ -8640,12 +8708,34 @@ export type OrderCustomer = {
     avatar_url: string;
 };
 
+export type OrderFinalize = {
+    /**
+     * The saved payment method to charge; the customer's default when absent.
+     */
+    payment_method_id?: string | null;
+};
+
 /**
  * Order's invoice data.
  */
 export type OrderInvoice = {
     /**
      * The URL to the invoice.
+     */
+    url: string;
+};
+
+export type OrderNotDraft = {
+    error: 'OrderNotDraft';
+    detail: string;
+};
+
+/**
+ * Order's receipt data.
+ */
+export type OrderReceipt = {
+    /**
+     * The URL to the receipt PDF.
      */
     url: string;
 };
@@ -8766,7 +8856,7 @@ export type OrderProduct = {
 
 export type OrderSortProperty = 'created_at' | '-created_at' | 'status' | '-status' | 'invoice_number' | '-invoice_number' | 'amount' | '-amount' | 'net_amount' | '-net_amount' | 'customer' | '-customer' | 'product' | '-product' | 'discount' | '-discount' | 'subscription' | '-subscription';
 
-export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'partially_refunded';
+export type OrderStatus = 'draft' | 'pending' | 'paid' | 'refunded' | 'partially_refunded';
 
 export type OrderSubscription = {
     metadata: {
@@ -9231,6 +9321,11 @@ export type OrganizationEmailSettingsUpdate = {
     renewal_reminder_days?: number;
 };
 
+export type OrganizationNotReadyForPayments = {
+    error: 'OrganizationNotReadyForPayments';
+    detail: string;
+};
+
 /**
  * Which of the organization's notification emails the signed-in member gets (a Borealis extension; all on until they mute one). Whether a sale or a subscription is notified at all is the organization's `notification_settings`.
  */
@@ -9488,6 +9583,16 @@ export type Pagination = {
 };
 
 export type Payment = CardPayment | GenericPayment;
+
+export type PaymentActionRequired = {
+    error: 'PaymentActionRequired';
+    detail: string;
+};
+
+export type PaymentFailed = {
+    error: 'PaymentFailed';
+    detail: string;
+};
 
 export type PortalSubscriptionForbidden = ({
     error: 'AlreadyCanceledSubscription';
@@ -15103,6 +15208,56 @@ export type CustomerPortalOrdersGenerateInvoiceResponses = {
     202: unknown;
 };
 
+export type CustomerPortalOrdersReceiptData = {
+    body?: never;
+    path: {
+        /**
+         * The order ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/orders/{id}/receipt';
+};
+
+export type CustomerPortalOrdersReceiptErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (no such order, or no receipt: the order is not paid)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalOrdersReceiptError = CustomerPortalOrdersReceiptErrors[keyof CustomerPortalOrdersReceiptErrors];
+
+export type CustomerPortalOrdersReceiptResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerOrderReceipt;
+};
+
+export type CustomerPortalOrdersReceiptResponse = CustomerPortalOrdersReceiptResponses[keyof CustomerPortalOrdersReceiptResponses];
+
 export type CustomerPortalOrdersGetPaymentStatusData = {
     body?: never;
     path: {
@@ -18385,6 +18540,61 @@ export type OrdersListResponses = {
 
 export type OrdersListResponse = OrdersListResponses[keyof OrdersListResponses];
 
+export type OrdersCreateData = {
+    body: OrderCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/orders/';
+};
+
+export type OrdersCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type OrdersCreateError = OrdersCreateErrors[keyof OrdersCreateErrors];
+
+export type OrdersCreateResponses = {
+    /**
+     * Order created.
+     */
+    201: Order;
+};
+
+export type OrdersCreateResponse = OrdersCreateResponses[keyof OrdersCreateResponses];
+
 export type OrdersGetData = {
     body?: never;
     path: {
@@ -18614,6 +18824,128 @@ export type OrdersGenerateInvoiceResponses = {
      */
     202: unknown;
 };
+
+export type OrdersFinalizeData = {
+    body?: OrderFinalize;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The order ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/orders/{id}/finalize';
+};
+
+export type OrdersFinalizeErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Payment Required: PaymentFailed (declined, or no saved payment method), or PaymentActionRequired (the card needs the customer's authentication)
+     */
+    402: PaymentFailed | PaymentActionRequired;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope), OffSessionChargesNotEnabled, or OrganizationNotReadyForPayments
+     */
+    403: NotPermitted | OffSessionChargesNotEnabled | OrganizationNotReadyForPayments;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Precondition Failed: OrderNotDraft (the order is not a draft)
+     */
+    412: OrderNotDraft;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type OrdersFinalizeError = OrdersFinalizeErrors[keyof OrdersFinalizeErrors];
+
+export type OrdersFinalizeResponses = {
+    /**
+     * Successful Response
+     */
+    200: Order;
+};
+
+export type OrdersFinalizeResponse = OrdersFinalizeResponses[keyof OrdersFinalizeResponses];
+
+export type OrdersReceiptData = {
+    body?: never;
+    path: {
+        /**
+         * The order ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/orders/{id}/receipt';
+};
+
+export type OrdersReceiptErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (no such order, or no receipt: the order is not paid)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type OrdersReceiptError = OrdersReceiptErrors[keyof OrdersReceiptErrors];
+
+export type OrdersReceiptResponses = {
+    /**
+     * Successful Response
+     */
+    200: OrderReceipt;
+};
+
+export type OrdersReceiptResponse = OrdersReceiptResponses[keyof OrdersReceiptResponses];
 
 export type OrganizationAccessTokensListData = {
     body?: never;

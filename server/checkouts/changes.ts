@@ -12,7 +12,7 @@ import { isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { checkHttpUrl } from "../kit/urls.js";
 import { discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
-import { checkCustomFieldData } from "./custom-field-data.js";
+import { checkCustomFieldData } from "../custom-fields/data.js";
 import { contactOf, findTestClockOf } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import type { Interval } from "../products/repository.js";

@@ -38,7 +38,7 @@ import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, redemptionLimitReached, REDEMPTION_LIMIT_REACHED, rederive, type BuyerChanges } from "./changes.js";
 import { withTaxQuotes } from "./tax.js";
 import { orderTaxOf } from "../orders/tax.js";
-import { checkCustomFieldData } from "./custom-field-data.js";
+import { checkCustomFieldData } from "../custom-fields/data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
 import { keepLease, leaseMs, newLease } from "./lease.js";
 import { billingAddressFields, toCheckoutPublicConfirmed, type CheckoutPublicConfirmedOut } from "./models.js";

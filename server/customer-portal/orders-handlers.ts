@@ -1,6 +1,6 @@
 // HTTP handlers of the portal's order operations (customer session callers only).
 import { type Handlers, portalCustomer } from "../kit/context.js";
-import { getInvoiceUrl, requestInvoice } from "../orders/invoice.js";
+import { getInvoiceUrl, getReceiptUrl, requestInvoice } from "../orders/invoice.js";
 import { getCustomerOrder, listCustomerOrders, updateCustomerOrder } from "../orders/service.js";
 import { orderDependents } from "../subscriptions/repository.js";
 import { confirmRetryPayment, getOrderPaymentStatus, portalScope } from "./orders-service.js";
@@ -11,6 +11,7 @@ type PortalOrderOps =
   | "customer_portal:orders:update"
   | "customer_portal:orders:generate_invoice"
   | "customer_portal:orders:invoice"
+  | "customer_portal:orders:receipt"
   | "customer_portal:orders:get_payment_status"
   | "customer_portal:orders:confirm_retry_payment";
 
@@ -35,6 +36,10 @@ export const customerPortalOrderHandlers: Handlers<PortalOrderOps> = {
   "customer_portal:orders:invoice": async ({ params }, ctx) => ({
     status: 200,
     body: await getInvoiceUrl(ctx.db, portalScope(portalCustomer(ctx)), params.id),
+  }),
+  "customer_portal:orders:receipt": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getReceiptUrl(ctx.db, portalScope(portalCustomer(ctx)), params.id),
   }),
   "customer_portal:orders:get_payment_status": async ({ params }, ctx) => ({
     status: 200,

@@ -9,6 +9,7 @@ import { grantedFiles } from "../benefit-grants/repository.js";
 import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { storeInvoice } from "../orders/invoice.js";
+import { isUnpaid } from "../orders/models.js";
 import { findOrder } from "../orders/repository.js";
 import { orderDependents } from "../subscriptions/repository.js";
 import { benefitFileSignatureValid, invoiceSignatureValid } from "./links.js";
@@ -38,7 +39,7 @@ export function emailLinkRoutes(knex: Knex) {
       downloadRoute<{ orderId: string }>(async (req) => {
         const { orderId } = req.params;
         const order = invoiceSignatureValid(orderId, req.query.signature) ? await findOrder(knex, orderId) : undefined;
-        if (!order || order.status === "pending") throw new ResourceNotFound("Invoice not found.");
+        if (!order || isUnpaid(order.status)) throw new ResourceNotFound("Invoice not found.");
         const stored =
           order.is_invoice_generated && order.invoice_path
             ? order.invoice_path

@@ -20,7 +20,13 @@ export interface InvoiceParty {
 }
 
 export interface InvoiceDocument {
+  /** An invoice (the default), or the receipt of its payment. */
+  kind?: "Invoice" | "Receipt";
+  /** The invoice's number, or the receipt's. */
   number: string;
+  /** A receipt's invoice number. */
+  invoiceNumber?: string;
+  /** The invoice's date of issue, or the receipt's date paid. */
   issuedAt: Date;
   seller: InvoiceParty;
   billTo: InvoiceParty;
@@ -94,10 +100,15 @@ export function renderInvoicePdf(doc: InvoiceDocument): Buffer {
   const money = (n: number) => formatMoney(n, doc.currency);
   let y = PAGE_H - MARGIN - 10;
 
-  page.text(MARGIN, y, "Invoice", { size: 22, bold: true });
+  const kind = doc.kind ?? "Invoice";
+  const day = doc.issuedAt.toISOString().slice(0, 10);
+  page.text(MARGIN, y, kind, { size: 22, bold: true });
   page.text(right, y, doc.seller.name, { size: 12, bold: true, right: true });
   y -= 28;
-  const header = [`Invoice number: ${doc.number}`, `Date of issue: ${doc.issuedAt.toISOString().slice(0, 10)}`];
+  const header =
+    kind === "Receipt"
+      ? [`Receipt number: ${doc.number}`, `Invoice number: ${doc.invoiceNumber ?? ""}`, `Date paid: ${day}`]
+      : [`Invoice number: ${doc.number}`, `Date of issue: ${day}`];
   const sellerLines = partyLines(doc.seller).slice(1);
   for (let i = 0; i < Math.max(header.length, sellerLines.length); i++) {
     if (header[i]) page.text(MARGIN, y, header[i]);
@@ -135,7 +146,7 @@ export function renderInvoicePdf(doc: InvoiceDocument): Buffer {
 
   const totals: [string, number, boolean][] = [["Subtotal", doc.subtotal, false]];
   if (doc.discount) totals.push(["Discount", -doc.discount, false], ["Net", doc.subtotal - doc.discount, false]);
-  totals.push([doc.taxLabel, doc.tax, false], ["Total", doc.total, true]);
+  totals.push([doc.taxLabel, doc.tax, false], [kind === "Receipt" ? "Amount paid" : "Total", doc.total, true]);
   if (doc.refunded) totals.push(["Refunded", -doc.refunded, false]);
   for (const [label, amount, bold] of totals) {
     page.text(right - 200, y, label, { bold });
@@ -147,7 +158,7 @@ export function renderInvoicePdf(doc: InvoiceDocument): Buffer {
     page.text(MARGIN, y, REVERSE_CHARGE_LEGEND, { size: 8 });
   }
 
-  return writePdf(page.ops.join("\n"), { Title: `Invoice ${doc.number}`, Producer: "Borealis" });
+  return writePdf(page.ops.join("\n"), { Title: `${kind} ${doc.number}`, Producer: "Borealis" });
 }
 
 /** Assembles the objects, the xref table with each object's byte offset, and the trailer. */

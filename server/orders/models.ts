@@ -16,6 +16,11 @@ export type OrderOut = components["schemas"]["Order"];
 export type CustomerOrderOut = components["schemas"]["CustomerOrder"];
 export type OrderSubscriptionOut = components["schemas"]["OrderSubscription"];
 
+/** A draft, or an order whose payment has not succeeded yet. */
+export function isUnpaid(status: OrderRow["status"]): boolean {
+  return status === "pending" || status === "draft";
+}
+
 export function netAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_amount">): number {
   return row.subtotal_amount - row.discount_amount;
 }
@@ -27,19 +32,19 @@ export function totalAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_am
 export function dueAmount(
   row: Pick<OrderRow, "status" | "subtotal_amount" | "discount_amount" | "tax_amount" | "applied_balance_amount">,
 ): number {
-  return row.status === "pending" ? Math.max(0, totalAmount(row) + row.applied_balance_amount) : 0;
+  return isUnpaid(row.status) ? Math.max(0, totalAmount(row) + row.applied_balance_amount) : 0;
 }
 
 /** What a refund can still give back, before taxes (nothing before the order is paid). */
 export function refundableAmount(
   row: Pick<OrderRow, "status" | "subtotal_amount" | "discount_amount" | "applied_balance_amount" | "refunded_amount">,
 ): number {
-  return row.status === "pending" ? 0 : Math.max(0, netAmount(row) + row.applied_balance_amount - row.refunded_amount);
+  return isUnpaid(row.status) ? 0 : Math.max(0, netAmount(row) + row.applied_balance_amount - row.refunded_amount);
 }
 
 /** The tax a full refund of the refundable amount gives back. */
 export function refundableTaxAmount(row: Pick<OrderRow, "status" | "tax_amount" | "refunded_tax_amount">): number {
-  return row.status === "pending" ? 0 : Math.max(0, row.tax_amount - row.refunded_tax_amount);
+  return isUnpaid(row.status) ? 0 : Math.max(0, row.tax_amount - row.refunded_tax_amount);
 }
 
 function toItem(row: OrderItemRow) {
@@ -63,7 +68,7 @@ function toOrderBase(row: OrderRow, items: OrderItemRow[], product: ProductRow) 
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
     status: row.status,
-    paid: row.status !== "pending",
+    paid: !isUnpaid(row.status),
     subtotal_amount: row.subtotal_amount,
     discount_amount: row.discount_amount,
     net_amount: netAmount(row),

@@ -16,7 +16,7 @@ import { numberOf } from "../kit/rows.js";
 import { byIds as productsByIds, productNamedLike, productOfBillingType, type ProductRow } from "../products/repository.js";
 import type { ReadScope } from "../kit/auth.js";
 
-export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded";
+export type OrderStatus = "draft" | "pending" | "paid" | "refunded" | "partially_refunded";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
 
 export interface OrderRow {
@@ -37,7 +37,10 @@ export interface OrderRow {
   /** The buyer's tax id when the order was made, as its invoice prints it (0141). */
   customer_tax_id: TaxId | null;
   /** As printed (`ACME-0007`), given when the invoice is generated. */
-  invoice_number: string;
+  /** The stored receipt PDF's key, once rendered. */
+  receipt_path: string | null;
+  /** Null on a draft until it is finalized. */
+  invoice_number: string | null;
   is_invoice_generated: boolean;
   /** As printed (`RCPT-ACME-0001`), given when the order is paid. */
   receipt_number: string | null;
@@ -131,7 +134,8 @@ export type OrderScope = ReadScope;
 
 export function readable(db: Knex, scope: OrderScope): Knex.QueryBuilder {
   const q = db("orders").where("orders.organization_id", scope.organizationId);
-  if (scope.customerId) q.where("orders.customer_id", scope.customerId);
+  // A customer never sees a draft: it is the merchant's until it is charged.
+  if (scope.customerId) q.where("orders.customer_id", scope.customerId).whereNot("orders.status", "draft");
   if (scope.ids) q.whereIn("orders.id", scope.ids);
   return q;
 }
@@ -386,6 +390,12 @@ export async function orderItems(db: Knex, orderId: string): Promise<OrderItemRo
 }
 
 /** Writes `patch` (with its own modified_at) and returns the order. */
+/** When the order's payment succeeded; none for an order paid without one (a free one). */
+export async function paidAtOf(db: Knex, orderId: string): Promise<Date | undefined> {
+  const row = await db("payments").where({ order_id: orderId, status: "succeeded" }).orderBy("created_at", "desc").first("created_at");
+  return row?.created_at;
+}
+
 export async function saveOrder(db: Knex, id: string, patch: RowPatch<OrderRow>): Promise<OrderRow> {
   const [updated] = await db<OrderRow>("orders").where({ id }).update(patch).returning("*");
   return updated as OrderRow;

@@ -78,12 +78,14 @@ export interface CreateOrderForCheckoutInput {
   billingName: string | null;
   billingAddress: Address | null;
   metadata: Record<string, string | number | boolean>;
-  /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
+  /** The checkout's custom field values (custom-fields/data.ts checked them). */
   customFieldData: OrderRow["custom_field_data"];
   /** The period a subscription_cycle order bills: unique per subscription. */
   billingPeriodStart?: Date | null;
   /** The rate charged, why, and the calculation the order was quoted with (orderTaxOf). */
   tax?: OrderTax | null;
+  /** A draft (orders:create): no invoice number until it is finalized and paid. */
+  draft?: boolean;
 }
 
 /** The order as the API returns it; relations the caller already holds (in `reads`) are not read again. */
@@ -137,8 +139,8 @@ export async function insertOrder(
   const buyerTaxId = (await findCustomer(trx, input.customerId))?.tax_id ?? null;
   const row = await insertOrderRow(trx, {
     organization_id: input.organizationId,
-    invoice_number: formatInvoiceNumber(org.slug, await takeNumber(trx, input.organizationId, "invoice")),
-    status: "pending",
+    invoice_number: input.draft ? null : formatInvoiceNumber(org.slug, await takeNumber(trx, input.organizationId, "invoice")),
+    status: input.draft ? "draft" : "pending",
     billing_reason: input.billingReason,
     currency: input.currency,
     subtotal_amount: input.subtotalAmount,

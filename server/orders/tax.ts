@@ -6,6 +6,7 @@ import type { TaxCalculation } from "../tax/models.js";
 import { builtinTaxProvider, type TaxTransaction } from "../tax/provider.js";
 import { taxProvider } from "../tax/providers.js";
 import { startTaxSyncsAfterCommit } from "../workflows-door.js";
+import { isUnpaid } from "./models.js";
 import { findOrder, patchOrder, type OrderRow } from "./repository.js";
 
 export type OrderTax = Pick<OrderRow, "tax_rate" | "taxability_reason" | "tax_calculation">;
@@ -54,7 +55,7 @@ export async function paidOrderTax(
  */
 export async function recordDueOrderTax(db: Knex, orderId: string): Promise<string | null> {
   const order = await findOrder(db, orderId);
-  if (!order?.tax_calculation || order.status === "pending") return null;
+  if (!order?.tax_calculation || isUnpaid(order.status)) return null;
   if (order.tax_transaction_id) return order.tax_transaction_id;
   const transaction = await taxProvider(order.tax_calculation.provider).record(order.tax_calculation, order.id);
   return db.transaction(async (trx) => {

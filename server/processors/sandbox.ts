@@ -251,8 +251,17 @@ export class SandboxProcessor implements PaymentProcessor {
           case "insufficient_funds":
             result = { status: "declined", paymentRef, code: "insufficient_funds", message: "Your card has insufficient funds.", card };
             break;
+          case "requires_action":
+            // A card that needs the buyer (3-D Secure) cannot be charged off-session: Stripe's code for it.
+            result = {
+              status: "declined",
+              paymentRef,
+              code: "authentication_required",
+              message: "This card needs the customer's authentication.",
+              card,
+            };
+            break;
           default:
-            // A card that needs the buyer (3-D Secure) cannot be charged off-session.
             result = { status: "declined", paymentRef, code: "card_declined", message: "Your card was declined.", card };
         }
         return result;

@@ -16,7 +16,7 @@ import { emit } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { holdsOrderMoney } from "../disputes/repository.js";
 import { RefundAmountTooHigh, RefundDisputedPayment, RefundedAlready } from "../orders/errors.js";
-import { netAmount } from "../orders/models.js";
+import { isUnpaid, netAmount } from "../orders/models.js";
 import { findReadable as findOrder, saveOrder, type OrderRow } from "../orders/repository.js";
 import { readOrder } from "../orders/service.js";
 import { latestSucceededForOrder } from "../payments/repository.js";
@@ -48,7 +48,7 @@ export async function createRefund(
     const order = await findOrder(trx, caller, input.order_id, { forUpdate: true });
     if (!order) throw invalid(["body", "order_id"], "Order not found.", "value_error", input.order_id);
     if (order.status === "refunded") throw new RefundedAlready("The order is already fully refunded.");
-    if (order.status === "pending") throw invalid(["body", "order_id"], "The order is not paid.", "value_error", input.order_id);
+    if (isUnpaid(order.status)) throw invalid(["body", "order_id"], "The order is not paid.", "value_error", input.order_id);
     if (await holdsOrderMoney(trx, order.id)) throw new RefundDisputedPayment();
     const net = netAmount(order);
     const left = net - order.refunded_amount;

@@ -31,7 +31,7 @@ import {
   type SubscriptionRow,
 } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
-import { taxOrderLines } from "./tax.js";
+import { taxOrderLines } from "../orders/lines-tax.js";
 import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
 import { setting, type Env } from "../config.js";
 import { jsonb } from "../kit/db.js";

@@ -5,7 +5,7 @@
 // SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import type { Knex } from "knex";
-import { taxOrderLines } from "./tax.js";
+import { taxOrderLines } from "../orders/lines-tax.js";
 import { findCustomer } from "../customers/repository.js";
 import { findProduct, findProductOf, unarchivedPrices } from "../products/repository.js";
 import type { components } from "../../generated/types.js";

@@ -173,7 +173,7 @@ export interface CheckoutSubscriptionInput {
   checkoutId: string | null;
   paymentMethodId: string | null;
   metadata: Record<string, string | number | boolean>;
-  /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
+  /** The checkout's custom field values (custom-fields/data.ts checked them). */
   customFieldData: SubscriptionRow["custom_field_data"];
   /** A trial to start with: nothing is charged until it ends. */
   trial: { interval: RecurringInterval; count: number } | null;

@@ -20,6 +20,12 @@ export async function signIn(stack: BrowserStack, page: Page, token: string): Pr
   await page.waitForLoadState("networkidle");
 }
 
+/** Chooses `option` in a react-admin autocomplete labelled `label`, typing its first letters. */
+export async function pickOption(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole("combobox", { name: label }).fill(option.slice(0, 4));
+  await page.getByRole("option", { name: option }).click();
+}
+
 export interface Seeded {
   token: string;
   orgId: string;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createCustomer, orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { signIn } from "./console-helpers.js";
+import { pickOption, signIn } from "./console-helpers.js";
 
 describe("merchant console: a subscription without a checkout", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
@@ -24,12 +24,8 @@ describe("merchant console: a subscription without a checkout", { timeout: 240_0
     await signIn(stack, page, token);
     await page.goto(`${stack.url}/dashboard/subscriptions`);
     await page.getByRole("link", { name: "Create" }).click();
-    const pick = async (label: string, option: string) => {
-      await page.getByRole("combobox", { name: label }).fill(option.slice(0, 4));
-      await page.getByRole("option", { name: option }).click();
-    };
-    await pick("Customer", "comped@example.com");
-    await pick("Free plan", "Team plan");
+    await pickOption(page, "Customer", "comped@example.com");
+    await pickOption(page, "Free plan", "Team plan");
     stack.allow(page, { status: 422, url: "/v1/subscriptions/" });
     await page.getByRole("button", { name: "Save" }).click();
     // next to the product field (the text its input is described by), not only in the toast
@@ -42,7 +38,7 @@ describe("merchant console: a subscription without a checkout", { timeout: 240_0
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-subscription-create");
 
-    await pick("Free plan", "Community plan");
+    await pickOption(page, "Free plan", "Community plan");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/\/dashboard\/subscriptions\/[0-9a-f-]+\/show$/);
     const [sub] = await stack.knex("subscriptions").where({ customer_id: customer.id });

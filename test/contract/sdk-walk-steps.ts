@@ -273,6 +273,16 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "ordersGenerateInvoice", args: (v) => [{ id: v.orderId }] },
     { fn: "ordersGet", args: (v) => [{ id: v.orderId }], until: ["isInvoiceGenerated", true] },
     { fn: "ordersInvoice", args: (v) => [{ id: v.orderId }] },
+    { fn: "ordersReceipt", args: (v) => [{ id: v.orderId }] },
+    // A draft order charged off-session (0.49.0 on); free here, so the comped customer needs no card.
+    {
+      fn: "productsCreate",
+      args: () => [{ name: "Walk sample", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 0 }] }],
+      keep: { sampleId: "id" },
+    },
+    { fn: "ordersCreate", args: (v) => [{ customerId: v.compedId, productId: v.sampleId }], keep: { draftId: "id" } },
+    { fn: "ordersFinalize", args: (v) => [{ id: v.draftId }] },
+    { fn: "ordersFinalize", args: (v) => [{ id: v.draftId }], fails: "OrderNotDraft" },
     { fn: "paymentsList", args: (v) => [{ orderId: v.orderId }], keep: { paymentId: "result.items.0.id" } },
     { fn: "paymentsGet", args: (v) => [{ id: v.paymentId }] },
     { fn: "refundsCreate", args: (v) => [{ orderId: v.orderId, reason: "customer_request", amount: 100 }] },
@@ -389,6 +399,7 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "customerPortalOrdersGenerateInvoice", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }] },
     { fn: "customerPortalOrdersGet", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }], until: ["isInvoiceGenerated", true] },
     { fn: "customerPortalOrdersInvoice", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }] },
+    { fn: "customerPortalOrdersReceipt", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }] },
     // A paid order has nothing to retry: the client's typed error.
     {
       fn: "customerPortalOrdersConfirmRetryPayment",

@@ -1,6 +1,6 @@
 // The data provider's calls beyond CRUD for orders, customers, subscriptions, products and disputes: the
 // contract's actions, each one request; screens reach them through useDataProvider().
-import type { CustomerSession, CustomerState, Dispute, EmailSend, OrderInvoice, Subscription } from "../api";
+import type { CustomerSession, CustomerState, Dispute, EmailSend, Order, OrderInvoice, OrderReceipt, Subscription } from "../api";
 import { call } from "./request";
 
 export const salesMethods = {
@@ -13,6 +13,14 @@ export const salesMethods = {
   },
   async getInvoice(orderId: string) {
     return { data: await call<OrderInvoice>("GET", "/v1/orders/{id}/invoice", { path: { id: orderId } }) };
+  },
+  /** A paid order's receipt PDF (rendered by the server on first ask). */
+  async getReceipt(orderId: string) {
+    return { data: await call<OrderReceipt>("GET", "/v1/orders/{id}/receipt", { path: { id: orderId } }) };
+  },
+  /** Charges a draft order on the customer's saved card; a decline answers 402 and keeps the draft. */
+  async finalizeOrder(orderId: string) {
+    return { data: await call<Order>("POST", "/v1/orders/{id}/finalize", { path: { id: orderId }, body: {} }) };
   },
   async createCustomerSession(customerId: string) {
     return { data: await call<CustomerSession>("POST", "/v1/customer-sessions/", { body: { customer_id: customerId } }) };

@@ -43,7 +43,6 @@ export function OrderList() {
     <ResourceList
       filters={filters}
       sort={{ field: "created_at", order: "DESC" }}
-      create={false}
       exportFields={[
         "id",
         "created_at",

@@ -4,6 +4,7 @@ import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
 import { RelatedList, ShowActions, recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 import { Amounts } from "./Amounts";
+import { FinalizeButton, ReceiptButton } from "./DraftButtons";
 import { InvoiceButton } from "./InvoiceButton";
 import { Items } from "./Items";
 import { RefundButton } from "./RefundButton";
@@ -13,7 +14,9 @@ export function OrderShow() {
     <Show
       actions={
         <ShowActions editLabel="Billing details">
+          <FinalizeButton />
           <InvoiceButton />
+          <ReceiptButton />
           <RefundButton />
         </ShowActions>
       }

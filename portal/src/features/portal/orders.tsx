@@ -8,6 +8,7 @@ import {
   customerPortalOrdersGet,
   customerPortalOrdersGetPaymentStatus,
   customerPortalOrdersInvoice,
+  customerPortalOrdersReceipt,
   customerPortalOrdersList,
 } from "../../../../generated/client/sdk.gen.js";
 import type { CustomerOrder } from "../../../../generated/client/types.gen.js";
@@ -28,6 +29,29 @@ const REASONS: Record<string, string> = {
   subscription_cycle: "Renewal",
   subscription_update: "Plan change",
 };
+
+/** The receipt of a paid order: the server renders it on first ask. */
+function ReceiptButton({ order, onError }: { order: CustomerOrder; onError: (message: string) => void }) {
+  const { client } = usePortal();
+  const [busy, setBusy] = useState(false);
+  if (!order.receipt_number) return null;
+  const open = async () => {
+    setBusy(true);
+    try {
+      const receipt = await call(customerPortalOrdersReceipt({ client, path: { id: order.id } }));
+      window.open(receipt.url, "_blank", "noopener");
+    } catch (err) {
+      onError(err instanceof ApiFailure ? err.detail : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button busy={busy} onClick={() => void open()} label={`Download the receipt of ${formatDate(order.created_at)}`}>
+      {busy ? "Preparing receipt…" : "Download receipt"}
+    </Button>
+  );
+}
 
 function InvoiceButton({ order, onError }: { order: CustomerOrder; onError: (message: string) => void }) {
   const { client } = usePortal();
@@ -180,6 +204,7 @@ function OrderCard({ order, onChanged }: { order: CustomerOrder; onChanged: () =
       {error ? <Alert kind="error">{error}</Alert> : null}
       {paid ? <Alert kind="success">Paid. Thank you!</Alert> : null}
       <InvoiceButton order={order} onError={setError} />
+      <ReceiptButton order={order} onError={setError} />
       {order.status === "pending" && order.total_amount > 0 ? (
         <>
           <Alert kind="warning" title="Payment needed">

@@ -1,7 +1,7 @@
 // custom_field_data against the selected product's attached custom fields: each value of the
 // field's type within its bounds (text length, number/date ge/le, select options); required
 // fields must be filled at confirm (a required checkbox must be checked). Unknown keys drop.
-import type { CustomFieldRow } from "../custom-fields/models.js";
+import type { CustomFieldRow } from "./models.js";
 import { invalid } from "../kit/errors.js";
 
 export type AttachedField = CustomFieldRow & { order: number; required: boolean };
