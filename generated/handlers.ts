@@ -70,6 +70,8 @@ export type OperationId =
   | "customers:get_state"
   | "customers:get_state_external"
   | "customers:list"
+  | "customers:list_payment_methods"
+  | "customers:list_payment_methods_external"
   | "customers:update"
   | "customers:update_external"
   | "discounts:create"
@@ -625,6 +627,20 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["customers:list"]["responses"][200]["content"]["application/json"];
+  };
+  "customers:list_payment_methods": {
+    params: Ops["customers:list_payment_methods"]["parameters"]["path"];
+    query: NonNullable<Ops["customers:list_payment_methods"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customers:list_payment_methods"]["responses"][200]["content"]["application/json"];
+  };
+  "customers:list_payment_methods_external": {
+    params: Ops["customers:list_payment_methods_external"]["parameters"]["path"];
+    query: NonNullable<Ops["customers:list_payment_methods_external"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customers:list_payment_methods_external"]["responses"][200]["content"]["application/json"];
   };
   "customers:update": {
     params: Ops["customers:update"]["parameters"]["path"];

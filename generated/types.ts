@@ -1028,6 +1028,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Customer Payment Methods
+         * @description Get saved payment methods of a customer.
+         */
+        get: operations["customers:list_payment_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/external/{external_id}/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Customer Payment Methods by External ID
+         * @description Get saved payment methods of a customer by external ID.
+         */
+        get: operations["customers:list_payment_methods_external"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/discounts/": {
         parameters: {
             query?: never;
@@ -6673,6 +6713,27 @@ export interface components {
             products: components["schemas"]["CustomerProduct"][];
         };
         CustomerPaymentMethod: components["schemas"]["PaymentMethodCard"] | components["schemas"]["PaymentMethodGeneric"];
+        CustomerPaymentMethodCard: {
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            processor: components["schemas"]["PaymentProcessor"];
+            customer_id: string;
+            /** @constant */
+            type: "card";
+            method_metadata: components["schemas"]["PaymentMethodCardMetadata"];
+            /** @description Whether it is the customer's default payment method. */
+            is_default: boolean;
+        };
         CustomerPaymentMethodCreate: {
             confirmation_token_id: string;
             set_default: boolean;
@@ -6702,6 +6763,25 @@ export interface components {
              */
             status: "succeeded";
         });
+        CustomerPaymentMethodGeneric: {
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            processor: components["schemas"]["PaymentProcessor"];
+            customer_id: string;
+            type: string;
+            /** @description Whether it is the customer's default payment method. */
+            is_default: boolean;
+        };
         CustomerPortalCustomer: {
             /**
              * Format: date-time
@@ -8848,6 +8928,10 @@ export interface components {
             items: components["schemas"]["OrganizationAccessToken"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourcePaymentMethod: {
+            items: components["schemas"]["PaymentMethod"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceProduct: {
             items: components["schemas"]["Product"][];
             pagination: components["schemas"]["Pagination"];
@@ -10006,6 +10090,8 @@ export interface components {
             error: "PaymentError";
             detail: string;
         };
+        /** @description A customer's saved payment method, as the merchant reads it. */
+        PaymentMethod: components["schemas"]["CustomerPaymentMethodCard"] | components["schemas"]["CustomerPaymentMethodGeneric"];
         PaymentMethodCard: {
             /** @description The ID of the object. */
             id: string;
@@ -17631,6 +17717,172 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerState"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:list_payment_methods": {
+        parameters: {
+            query?: {
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The customer ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourcePaymentMethod"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:list_payment_methods_external": {
+        parameters: {
+            query?: {
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The customer external ID. */
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourcePaymentMethod"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

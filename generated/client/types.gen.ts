@@ -5051,6 +5051,29 @@ export type CustomerOrganizationData = {
 
 export type CustomerPaymentMethod = PaymentMethodCard | PaymentMethodGeneric;
 
+export type CustomerPaymentMethodCard = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    processor: PaymentProcessor;
+    customer_id: string;
+    type: 'card';
+    method_metadata: PaymentMethodCardMetadata;
+    /**
+     * Whether it is the customer's default payment method.
+     */
+    is_default: boolean;
+};
+
 export type CustomerPaymentMethodCreate = {
     confirmation_token_id: string;
     set_default: boolean;
@@ -5083,6 +5106,28 @@ export type CustomerPaymentMethodCreateResponse = ({
 export type CustomerPaymentMethodCreateSucceededResponse = CustomerPaymentMethod & {
     status: 'succeeded';
     payment_method: CustomerPaymentMethod;
+};
+
+export type CustomerPaymentMethodGeneric = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    processor: PaymentProcessor;
+    customer_id: string;
+    type: string;
+    /**
+     * Whether it is the customer's default payment method.
+     */
+    is_default: boolean;
 };
 
 export type CustomerPortalCustomer = {
@@ -7855,6 +7900,11 @@ export type ListResourceOrganizationAccessToken = {
     pagination: Pagination;
 };
 
+export type ListResourcePaymentMethod = {
+    items: Array<PaymentMethod>;
+    pagination: Pagination;
+};
+
 export type ListResourceProduct = {
     items: Array<Product>;
     pagination: Pagination;
@@ -9423,6 +9473,11 @@ export type PaymentError = {
     error: 'PaymentError';
     detail: string;
 };
+
+/**
+ * A customer's saved payment method, as the merchant reads it.
+ */
+export type PaymentMethod = CustomerPaymentMethodCard | CustomerPaymentMethodGeneric;
 
 export type PaymentMethodCard = {
     /**
@@ -16008,6 +16063,124 @@ export type CustomersGetStateExternalResponses = {
 };
 
 export type CustomersGetStateExternalResponse = CustomersGetStateExternalResponses[keyof CustomersGetStateExternalResponses];
+
+export type CustomersListPaymentMethodsData = {
+    body?: never;
+    path: {
+        /**
+         * The customer ID.
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/customers/{id}/payment-methods';
+};
+
+export type CustomersListPaymentMethodsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersListPaymentMethodsError = CustomersListPaymentMethodsErrors[keyof CustomersListPaymentMethodsErrors];
+
+export type CustomersListPaymentMethodsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourcePaymentMethod;
+};
+
+export type CustomersListPaymentMethodsResponse = CustomersListPaymentMethodsResponses[keyof CustomersListPaymentMethodsResponses];
+
+export type CustomersListPaymentMethodsExternalData = {
+    body?: never;
+    path: {
+        /**
+         * The customer external ID.
+         */
+        external_id: string;
+    };
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/customers/external/{external_id}/payment-methods';
+};
+
+export type CustomersListPaymentMethodsExternalErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersListPaymentMethodsExternalError = CustomersListPaymentMethodsExternalErrors[keyof CustomersListPaymentMethodsExternalErrors];
+
+export type CustomersListPaymentMethodsExternalResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourcePaymentMethod;
+};
+
+export type CustomersListPaymentMethodsExternalResponse = CustomersListPaymentMethodsExternalResponses[keyof CustomersListPaymentMethodsExternalResponses];
 
 export type DiscountsListData = {
     body?: never;

@@ -12,44 +12,17 @@ import type { components } from "../../generated/types.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
-import { listPage, type ListQuery, type Page } from "../kit/pagination.js";
-import { iso, isoRequired } from "../kit/time.js";
+import type { ListQuery, Page } from "../kit/pagination.js";
 import { PaymentMethodInUseByActiveSubscription } from "../orders/errors.js";
 import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import * as customers from "../customers/repository.js";
 import type { PaymentMethodRow } from "../customers/repository.js";
-import { savedCardMetadata } from "../customers/saved-cards.js";
+import { listSavedCards, savedCardMetadata, toPaymentMethod, type PaymentMethodOut } from "../customers/saved-cards.js";
 
-export type PaymentMethodOut = components["schemas"]["CustomerPaymentMethod"];
 type PaymentMethodCreateOut = components["schemas"]["CustomerPaymentMethodCreateResponse"];
 
 export type { PaymentMethodRow };
-
-export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
-  const base = {
-    id: row.id,
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    processor: row.processor,
-    customer_id: row.customer_id,
-    type: row.type,
-  };
-  if (row.type !== "card") return base;
-  // Cards saved by a checkout carry what the processor seam reports (brand, last4): an
-  // expiry it did not report is 0.
-  const m = row.method_metadata;
-  return Object.assign(base, {
-    type: "card" as const,
-    method_metadata: {
-      brand: m.brand ?? "unknown",
-      last4: m.last4 ?? "",
-      exp_month: m.exp_month ?? 0,
-      exp_year: m.exp_year ?? 0,
-      wallet: m.wallet ?? null,
-    },
-  });
-}
 
 /** The customer's id at the processor, created once (idempotency key from our customer id). */
 export async function ensureProcessorCustomer(trx: Knex.Transaction, processor: PaymentProcessor, customerId: string): Promise<string> {
@@ -66,12 +39,8 @@ export async function ensureProcessorCustomer(trx: Knex.Transaction, processor: 
   return (await customers.findProcessorCustomer(trx, customerId, processor.name))!.processor_customer_id;
 }
 
-export async function listPaymentMethods(db: Knex, caller: CustomerCaller, query: ListQuery): Promise<Page<PaymentMethodOut>> {
-  const q = customers
-    .readablePaymentMethods(db, caller)
-    .select("*")
-    .orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }, { column: "id" }]);
-  return listPage(q, query, (rows: PaymentMethodRow[]) => rows.map(toPaymentMethod));
+export function listPaymentMethods(db: Knex, caller: CustomerCaller, query: ListQuery): Promise<Page<PaymentMethodOut>> {
+  return listSavedCards(db, caller, query, toPaymentMethod);
 }
 
 export type PaymentMethodCreateInput = OpBody<"customer_portal:customers:add_payment_method">;

@@ -248,6 +248,8 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "checkoutsClientConfirm", as: "anon", args: (v) => [{ clientSecret: v.oneTimeSecret, checkoutConfirmStripe: confirmBody }] },
     { fn: "customersGetState", args: (v) => [{ id: v.customerId }] },
     { fn: "customersGetStateExternal", args: (v) => [{ externalId: v.externalId }] },
+    { fn: "customersListPaymentMethods", args: (v) => [{ id: v.customerId }] },
+    { fn: "customersListPaymentMethodsExternal", args: (v) => [{ externalId: v.externalId }] },
 
     { fn: "subscriptionsList", args: (v) => [{ customerId: v.customerId }], keep: { subscriptionId: "result.items.0.id" } },
     { fn: "subscriptionsGet", args: (v) => [{ id: v.subscriptionId }] },

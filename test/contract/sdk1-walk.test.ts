@@ -77,7 +77,6 @@ const NOT_SERVED: Record<string, string> = {
   ...only("subscriptions created by the merchant", ["subscriptions.create"]),
   ...only("product deletion", ["products.delete"]),
   ...only("the benefit grants list across benefits, and a benefit's files", ["benefitGrants.list", "benefits.files"]),
-  ...only("a customer's payment methods for the merchant", ["customers.listPaymentMethods", "customers.listPaymentMethodsExternal"]),
   ...only("the portal's authenticated user, email change and payment method confirmation", [
     "customerPortal.customerSession.getAuthenticatedUser",
     "customerPortal.customers.requestEmailUpdate",
@@ -199,6 +198,8 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.customers.updateExternal(externalId, { name: "Walker III" });
   await m.customers.getState(customer.id);
   await m.customers.getStateExternal(externalId);
+  await m.customers.listPaymentMethods(customer.id);
+  await m.customers.listPaymentMethodsExternal(externalId);
 
   // Checkouts: a one-time purchase and two subscriptions, paid on the sandbox processor.
   const pay = { confirmation_token_id: "tok_sandbox_success", customer_billing_address: { country: "FR" } } as const;
