@@ -38,11 +38,14 @@ export type OperationId =
   | "customer_portal:customer_session:authenticate"
   | "customer_portal:customer_session:request"
   | "customer_portal:customers:add_payment_method"
+  | "customer_portal:customers:check_email_update"
   | "customer_portal:customers:delete_payment_method"
   | "customer_portal:customers:get"
   | "customer_portal:customers:list_payment_methods"
+  | "customer_portal:customers:request_email_update"
   | "customer_portal:customers:set_default_payment_method"
   | "customer_portal:customers:update"
+  | "customer_portal:customers:verify_email_update"
   | "customer_portal:downloadables:list"
   | "customer_portal:license_keys:activate"
   | "customer_portal:license_keys:deactivate"
@@ -404,6 +407,13 @@ export interface OperationTypes {
     status: 201;
     result: Ops["customer_portal:customers:add_payment_method"]["responses"][201]["content"]["application/json"];
   };
+  "customer_portal:customers:check_email_update": {
+    params: {};
+    query: NonNullable<Ops["customer_portal:customers:check_email_update"]["parameters"]["query"]>;
+    body: undefined;
+    status: 204;
+    result: null;
+  };
   "customer_portal:customers:delete_payment_method": {
     params: Ops["customer_portal:customers:delete_payment_method"]["parameters"]["path"];
     query: {};
@@ -425,6 +435,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:customers:list_payment_methods"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:customers:request_email_update": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customers:request_email_update"]["requestBody"]>["content"]["application/json"];
+    status: 202;
+    result: Ops["customer_portal:customers:request_email_update"]["responses"][202]["content"]["application/json"];
+  };
   "customer_portal:customers:set_default_payment_method": {
     params: Ops["customer_portal:customers:set_default_payment_method"]["parameters"]["path"];
     query: {};
@@ -438,6 +455,13 @@ export interface OperationTypes {
     body: NonNullable<Ops["customer_portal:customers:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["customer_portal:customers:update"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:customers:verify_email_update": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customers:verify_email_update"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customer_portal:customers:verify_email_update"]["responses"][200]["content"]["application/json"];
   };
   "customer_portal:downloadables:list": {
     params: {};

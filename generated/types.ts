@@ -506,6 +506,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/customers/me/email-update/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Email Change
+         * @description Sends a link with a one-time code to the new address; the customer's email changes when the code is verified. The organization must allow email changes (customer_portal_settings.customer.allow_email_change), and the address must be no other customer's.
+         */
+        post: operations["customer_portal:customers:request_email_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/email-update/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check Email Change Token
+         * @description Whether an email change code is still valid (not used, not expired). Needs no session; the code is the proof.
+         */
+        get: operations["customer_portal:customers:check_email_update"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/email-update/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify Email Change
+         * @description Changes the customer's email to the verified address, once, and answers a new customer session token. Needs no session; the code is the proof.
+         */
+        post: operations["customer_portal:customers:verify_email_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/downloadables/": {
         parameters: {
             query?: never;
@@ -9947,6 +10007,7 @@ export interface components {
             /** @description Changing the billing name, address and tax ID. */
             billing_details: boolean;
             subscription: components["schemas"]["CustomerPortalSubscriptionSettings"];
+            customer?: components["schemas"]["CustomerPortalCustomerSettings"];
         };
         /** @description The sections to switch on or off; the others keep their setting. */
         OrganizationCustomerPortalSettingsUpdate: {
@@ -9963,10 +10024,7 @@ export interface components {
             /** @description Changing the billing name, address and tax ID. */
             billing_details?: boolean;
             subscription?: components["schemas"]["CustomerPortalSubscriptionSettingsUpdate"];
-            customer?: {
-                /** @description Customers can't change their email address in the portal; only `false` is accepted. */
-                allow_email_change?: boolean;
-            };
+            customer?: components["schemas"]["CustomerPortalCustomerSettings"];
         };
         OrganizationDetails: {
             /** @description Brief information about you and your business. */
@@ -11858,6 +11916,26 @@ export interface components {
          * @enum {string}
          */
         TaxabilityReason: "standard_rated" | "reverse_charge" | "not_collecting" | "not_subject_to_tax" | "not_supported" | "product_exempt" | "customer_exempt";
+        /** @description What customers may change about themselves in the portal. */
+        CustomerPortalCustomerSettings: {
+            /** @description Whether customers may change their email address (verified by a code sent to the new one). Off unless switched on. */
+            allow_email_change?: boolean;
+        };
+        CustomerEmailUpdateRequest: {
+            /**
+             * Format: email
+             * @description The new email address.
+             */
+            email: string;
+        };
+        CustomerEmailUpdateVerifyRequest: {
+            /** @description The code from the verification email. */
+            token: string;
+        };
+        CustomerEmailUpdateVerifyResponse: {
+            /** @description A new customer session token. */
+            token: string;
+        };
         /**
          * @description A metric's key.
          * @enum {string}
@@ -12041,6 +12119,11 @@ export interface components {
     };
     responses: never;
     parameters: {
+        CustomerEmailUpdateRequest: string;
+        CustomerEmailUpdateVerifyRequest: string;
+        CustomerEmailUpdateVerifyResponse: string;
+        /** @description What customers may change about themselves in the portal. */
+        CustomerPortalCustomerSettings: string;
         /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
          *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
          *     the checkout's client secret or the license key), in the same transaction as the write it
@@ -15096,6 +15179,226 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:request_email_update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerEmailUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Verification email sent. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the organization does not allow email changes, or the session a checkout opened shows only that purchase) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Service Unavailable: MailNotConfigured (no SMTP_URL to send the code through) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailNotConfigured"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:check_email_update": {
+        parameters: {
+            query: {
+                /** @description The code from the verification email. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code is valid. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: the code is wrong, used or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:verify_email_update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerEmailUpdateVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The email changed; a new session token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerEmailUpdateVerifyResponse"];
+                };
+            };
+            /** @description Unauthorized: the code is wrong, used or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */

@@ -9248,6 +9248,7 @@ export type OrganizationCustomerPortalSettings = {
      */
     billing_details: boolean;
     subscription: CustomerPortalSubscriptionSettings;
+    customer?: CustomerPortalCustomerSettings;
 };
 
 /**
@@ -9279,12 +9280,7 @@ export type OrganizationCustomerPortalSettingsUpdate = {
      */
     billing_details?: boolean;
     subscription?: CustomerPortalSubscriptionSettingsUpdate;
-    customer?: {
-        /**
-         * Customers can't change their email address in the portal; only `false` is accepted.
-         */
-        allow_email_change?: boolean;
-    };
+    customer?: CustomerPortalCustomerSettings;
 };
 
 export type OrganizationDetails = {
@@ -11734,6 +11730,37 @@ export type OrderTaxRate = {
 export type TaxabilityReason = 'standard_rated' | 'reverse_charge' | 'not_collecting' | 'not_subject_to_tax' | 'not_supported' | 'product_exempt' | 'customer_exempt';
 
 /**
+ * What customers may change about themselves in the portal.
+ */
+export type CustomerPortalCustomerSettings = {
+    /**
+     * Whether customers may change their email address (verified by a code sent to the new one). Off unless switched on.
+     */
+    allow_email_change?: boolean;
+};
+
+export type CustomerEmailUpdateRequest = {
+    /**
+     * The new email address.
+     */
+    email: string;
+};
+
+export type CustomerEmailUpdateVerifyRequest = {
+    /**
+     * The code from the verification email.
+     */
+    token: string;
+};
+
+export type CustomerEmailUpdateVerifyResponse = {
+    /**
+     * A new customer session token.
+     */
+    token: string;
+};
+
+/**
  * A metric's key.
  */
 export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
@@ -11983,6 +12010,17 @@ export type TestClockAdvance = {
 export type TestClockCustomerAttach = {
     customer_id: string;
 };
+
+export type CustomerEmailUpdateRequest2 = unknown;
+
+export type CustomerEmailUpdateVerifyRequest2 = unknown;
+
+export type CustomerEmailUpdateVerifyResponse2 = unknown;
+
+/**
+ * What customers may change about themselves in the portal.
+ */
+export type CustomerPortalCustomerSettings2 = unknown;
 
 /**
  * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
@@ -14196,6 +14234,158 @@ export type CustomerPortalCustomersSetDefaultPaymentMethodResponses = {
 };
 
 export type CustomerPortalCustomersSetDefaultPaymentMethodResponse = CustomerPortalCustomersSetDefaultPaymentMethodResponses[keyof CustomerPortalCustomersSetDefaultPaymentMethodResponses];
+
+export type CustomerPortalCustomersRequestEmailUpdateData = {
+    body: CustomerEmailUpdateRequest;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customers/me/email-update/request';
+};
+
+export type CustomerPortalCustomersRequestEmailUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the organization does not allow email changes, or the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Service Unavailable: MailNotConfigured (no SMTP_URL to send the code through)
+     */
+    503: MailNotConfigured;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersRequestEmailUpdateError = CustomerPortalCustomersRequestEmailUpdateErrors[keyof CustomerPortalCustomersRequestEmailUpdateErrors];
+
+export type CustomerPortalCustomersRequestEmailUpdateResponses = {
+    /**
+     * Verification email sent.
+     */
+    202: null;
+};
+
+export type CustomerPortalCustomersRequestEmailUpdateResponse = CustomerPortalCustomersRequestEmailUpdateResponses[keyof CustomerPortalCustomersRequestEmailUpdateResponses];
+
+export type CustomerPortalCustomersCheckEmailUpdateData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The code from the verification email.
+         */
+        token: string;
+    };
+    url: '/v1/customer-portal/customers/me/email-update/check';
+};
+
+export type CustomerPortalCustomersCheckEmailUpdateErrors = {
+    /**
+     * Unauthorized: the code is wrong, used or expired
+     */
+    401: Unauthorized;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersCheckEmailUpdateError = CustomerPortalCustomersCheckEmailUpdateErrors[keyof CustomerPortalCustomersCheckEmailUpdateErrors];
+
+export type CustomerPortalCustomersCheckEmailUpdateResponses = {
+    /**
+     * The code is valid.
+     */
+    204: void;
+};
+
+export type CustomerPortalCustomersCheckEmailUpdateResponse = CustomerPortalCustomersCheckEmailUpdateResponses[keyof CustomerPortalCustomersCheckEmailUpdateResponses];
+
+export type CustomerPortalCustomersVerifyEmailUpdateData = {
+    body: CustomerEmailUpdateVerifyRequest;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customers/me/email-update/verify';
+};
+
+export type CustomerPortalCustomersVerifyEmailUpdateErrors = {
+    /**
+     * Unauthorized: the code is wrong, used or expired
+     */
+    401: Unauthorized;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersVerifyEmailUpdateError = CustomerPortalCustomersVerifyEmailUpdateErrors[keyof CustomerPortalCustomersVerifyEmailUpdateErrors];
+
+export type CustomerPortalCustomersVerifyEmailUpdateResponses = {
+    /**
+     * The email changed; a new session token.
+     */
+    200: CustomerEmailUpdateVerifyResponse;
+};
+
+export type CustomerPortalCustomersVerifyEmailUpdateResponse = CustomerPortalCustomersVerifyEmailUpdateResponses[keyof CustomerPortalCustomersVerifyEmailUpdateResponses];
 
 export type CustomerPortalDownloadablesListData = {
     body?: never;

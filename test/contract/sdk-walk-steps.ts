@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { foldUsage } from "../../server/meters/fold.js";
-import type { Browser } from "../harness/index.js";
+import { latestMail, linkIn, type Browser } from "../harness/index.js";
 import { consent, REDIRECT, type Registered } from "../oauth2/flow.js";
 import type { Step, Vars } from "./sdk-walk.js";
 
@@ -58,6 +58,7 @@ export function walkSteps(h: WalkHarness): Step[] {
   const tag = randomUUID().slice(0, 8);
   const session = (v: Vars) => ({ customerSession: v.portalToken });
   const oauth = { clientId: h.oauthClient.client_id, clientSecret: h.oauthClient.client_secret };
+  const newEmail = `walker-moved-${tag}@example.com`;
   const confirmBody = { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" };
   return [
     // The organization, and one the signed-in user creates.
@@ -339,6 +340,26 @@ export function walkSteps(h: WalkHarness): Step[] {
       as: "anon",
       args: (v) => [session(v), { billingName: "Walker SARL", billingAddress: { country: "FR", city: "Lyon" } }],
     },
+    {
+      chore: "let the organization's customers change their email",
+      run: async (v) => {
+        await h
+          .knex("organizations")
+          .where({ id: v.organizationId })
+          .update({ customer_portal_settings: { customer: { allow_email_change: true } } });
+      },
+    },
+    { fn: "customerPortalCustomersRequestEmailUpdate", as: "anon", args: (v) => [session(v), { email: newEmail }] },
+    {
+      // Only the clients with the email change asked for a code: the others find no email.
+      chore: "read the email change code (Mailpit)",
+      run: async (v) => {
+        const mail = await latestMail(newEmail, { timeoutMs: 3_000 }).catch(() => null);
+        if (mail) v.emailCode = new URL(linkIn(mail, "/portal/verify-email")).searchParams.get("token");
+      },
+    },
+    { fn: "customerPortalCustomersCheckEmailUpdate", as: "anon", args: (v) => [{ token: v.emailCode }] },
+    { fn: "customerPortalCustomersVerifyEmailUpdate", as: "anon", args: (v) => [{ token: v.emailCode }] },
     { fn: "customerPortalCustomersListPaymentMethods", as: "anon", args: (v) => [session(v), {}] },
     {
       fn: "customerPortalCustomersAddPaymentMethod",

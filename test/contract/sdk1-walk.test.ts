@@ -16,6 +16,8 @@ import {
   createLicenseKey,
   createOrder,
   createPayment,
+  latestMail,
+  linkIn,
   orgWithToken,
   ownerWithOrganization,
   uniqueEmail,
@@ -77,11 +79,8 @@ const NOT_SERVED: Record<string, string> = {
   ...only("subscriptions created by the merchant", ["subscriptions.create"]),
   ...only("product deletion", ["products.delete"]),
   ...only("the benefit grants list across benefits, and a benefit's files", ["benefitGrants.list", "benefits.files"]),
-  ...only("the portal's authenticated user, email change and payment method confirmation", [
+  ...only("the portal's authenticated user and payment method confirmation", [
     "customerPortal.customerSession.getAuthenticatedUser",
-    "customerPortal.customers.requestEmailUpdate",
-    "customerPortal.customers.checkEmailUpdate",
-    "customerPortal.customers.verifyEmailUpdate",
     "customerPortal.customers.confirmPaymentMethod",
   ]),
 };
@@ -361,6 +360,14 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await p.customerPortal.customers.get();
   await p.customerPortal.customerSession.introspect();
   await p.customerPortal.customers.update({ billing_name: "Walker Household" });
+  await k("organizations")
+    .where({ id: org.id })
+    .update({ customer_portal_settings: { customer: { allow_email_change: true } } });
+  const moved = uniqueEmail("moved");
+  await p.customerPortal.customers.requestEmailUpdate({ email: moved });
+  const emailCode = new URL(linkIn(await latestMail(moved), "/portal/verify-email")).searchParams.get("token") ?? "";
+  await p.customerPortal.customers.checkEmailUpdate({ token: emailCode });
+  await p.customerPortal.customers.verifyEmailUpdate({ token: emailCode });
   const method = await p.customerPortal.customers.addPaymentMethod({
     confirmation_token_id: "tok_sandbox_success",
     set_default: false,
