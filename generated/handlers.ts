@@ -32,6 +32,7 @@ export type OperationId =
   | "customer_portal:benefit-grants:get"
   | "customer_portal:benefit-grants:list"
   | "customer_portal:benefit-grants:update"
+  | "customer_portal:customer-session:get_authenticated_user"
   | "customer_portal:customer-session:introspect"
   | "customer_portal:customer_meters:get"
   | "customer_portal:customer_meters:list"
@@ -39,6 +40,7 @@ export type OperationId =
   | "customer_portal:customer_session:request"
   | "customer_portal:customers:add_payment_method"
   | "customer_portal:customers:check_email_update"
+  | "customer_portal:customers:confirm_payment_method"
   | "customer_portal:customers:delete_payment_method"
   | "customer_portal:customers:get"
   | "customer_portal:customers:list_payment_methods"
@@ -365,6 +367,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:benefit-grants:update"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:customer-session:get_authenticated_user": {
+    params: {};
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:customer-session:get_authenticated_user"]["responses"][200]["content"]["application/json"];
+  };
   "customer_portal:customer-session:introspect": {
     params: {};
     query: {};
@@ -413,6 +422,13 @@ export interface OperationTypes {
     body: undefined;
     status: 204;
     result: null;
+  };
+  "customer_portal:customers:confirm_payment_method": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customers:confirm_payment_method"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["customer_portal:customers:confirm_payment_method"]["responses"][201]["content"]["application/json"];
   };
   "customer_portal:customers:delete_payment_method": {
     params: Ops["customer_portal:customers:delete_payment_method"]["parameters"]["path"];

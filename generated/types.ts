@@ -506,6 +506,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/customers/me/payment-methods/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Customer Payment Method
+         * @description Saves the payment method of a setup that add_payment_method answered `requires_action` for, once its holder has authenticated it (3-D Secure); a setup still waiting answers `requires_action` again.
+         */
+        post: operations["customer_portal:customers:confirm_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customer-session/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Authenticated Portal User
+         * @description Who the portal session is signed in as.
+         */
+        get: operations["customer_portal:customer-session:get_authenticated_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/customers/me/email-update/request": {
         parameters: {
             query?: never;
@@ -11921,6 +11961,26 @@ export interface components {
             /** @description Whether customers may change their email address (verified by a code sent to the new one). Off unless switched on. */
             allow_email_change?: boolean;
         };
+        CustomerPaymentMethodConfirm: {
+            /** @description The setup add_payment_method started (its client secret's prefix, before `_secret`). */
+            setup_intent_id: string;
+            set_default: boolean;
+        };
+        CustomerNotReady: {
+            /** @constant */
+            error: "CustomerNotReady";
+            detail: string;
+        };
+        /** @description Who a portal session is signed in as. */
+        PortalAuthenticatedUser: {
+            /** @description `customer` (team members sign in as `member`, once team customers have members). */
+            type: string;
+            name: string | null;
+            email: string;
+            customer_id: string;
+            member_id?: string | null;
+            role?: string | null;
+        };
         CustomerEmailUpdateRequest: {
             /**
              * Format: email
@@ -12122,6 +12182,8 @@ export interface components {
         CustomerEmailUpdateRequest: string;
         CustomerEmailUpdateVerifyRequest: string;
         CustomerEmailUpdateVerifyResponse: string;
+        CustomerNotReady: string;
+        CustomerPaymentMethodConfirm: string;
         /** @description What customers may change about themselves in the portal. */
         CustomerPortalCustomerSettings: string;
         /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
@@ -12137,6 +12199,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description Who a portal session is signed in as. */
+        PortalAuthenticatedUser: unknown;
         /** @description The whole seconds until the request may succeed again (at least 1). */
         RetryAfter: number;
     };
@@ -15188,6 +15252,144 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:confirm_payment_method": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerPaymentMethodConfirm"];
+            };
+        };
+        responses: {
+            /** @description The payment method saved, or the authentication it still needs */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPaymentMethodCreateResponse"];
+                };
+            };
+            /** @description Bad Request: CustomerNotReady (the customer has no account at the processor yet: no setup of theirs can exist) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerNotReady"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:customer-session:get_authenticated_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalAuthenticatedUser"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */

@@ -11739,6 +11739,34 @@ export type CustomerPortalCustomerSettings = {
     allow_email_change?: boolean;
 };
 
+export type CustomerPaymentMethodConfirm = {
+    /**
+     * The setup add_payment_method started (its client secret's prefix, before `_secret`).
+     */
+    setup_intent_id: string;
+    set_default: boolean;
+};
+
+export type CustomerNotReady = {
+    error: 'CustomerNotReady';
+    detail: string;
+};
+
+/**
+ * Who a portal session is signed in as.
+ */
+export type PortalAuthenticatedUser = {
+    /**
+     * `customer` (team members sign in as `member`, once team customers have members).
+     */
+    type: string;
+    name: string | null;
+    email: string;
+    customer_id: string;
+    member_id?: string | null;
+    role?: string | null;
+};
+
 export type CustomerEmailUpdateRequest = {
     /**
      * The new email address.
@@ -12016,6 +12044,10 @@ export type CustomerEmailUpdateRequest2 = unknown;
 export type CustomerEmailUpdateVerifyRequest2 = unknown;
 
 export type CustomerEmailUpdateVerifyResponse2 = unknown;
+
+export type CustomerNotReady2 = unknown;
+
+export type CustomerPaymentMethodConfirm2 = unknown;
 
 /**
  * What customers may change about themselves in the portal.
@@ -14234,6 +14266,98 @@ export type CustomerPortalCustomersSetDefaultPaymentMethodResponses = {
 };
 
 export type CustomerPortalCustomersSetDefaultPaymentMethodResponse = CustomerPortalCustomersSetDefaultPaymentMethodResponses[keyof CustomerPortalCustomersSetDefaultPaymentMethodResponses];
+
+export type CustomerPortalCustomersConfirmPaymentMethodData = {
+    body: CustomerPaymentMethodConfirm;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customers/me/payment-methods/confirm';
+};
+
+export type CustomerPortalCustomersConfirmPaymentMethodErrors = {
+    /**
+     * Bad Request: CustomerNotReady (the customer has no account at the processor yet: no setup of theirs can exist)
+     */
+    400: CustomerNotReady;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersConfirmPaymentMethodError = CustomerPortalCustomersConfirmPaymentMethodErrors[keyof CustomerPortalCustomersConfirmPaymentMethodErrors];
+
+export type CustomerPortalCustomersConfirmPaymentMethodResponses = {
+    /**
+     * The payment method saved, or the authentication it still needs
+     */
+    201: CustomerPaymentMethodCreateResponse;
+};
+
+export type CustomerPortalCustomersConfirmPaymentMethodResponse = CustomerPortalCustomersConfirmPaymentMethodResponses[keyof CustomerPortalCustomersConfirmPaymentMethodResponses];
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/user';
+};
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserError = CustomerPortalCustomerSessionGetAuthenticatedUserErrors[keyof CustomerPortalCustomerSessionGetAuthenticatedUserErrors];
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserResponses = {
+    /**
+     * Successful Response
+     */
+    200: PortalAuthenticatedUser;
+};
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserResponse = CustomerPortalCustomerSessionGetAuthenticatedUserResponses[keyof CustomerPortalCustomerSessionGetAuthenticatedUserResponses];
 
 export type CustomerPortalCustomersRequestEmailUpdateData = {
     body: CustomerEmailUpdateRequest;

@@ -4,7 +4,7 @@ import { orgCaller, type Handlers } from "../kit/context.js";
 import { Unauthorized } from "../kit/errors.js";
 import { authenticateCode, requestCode } from "./codes.js";
 import { checkEmailUpdate, requestEmailUpdate, verifyEmailUpdate } from "./email-update.js";
-import { createCustomerSession, introspectSession } from "./service.js";
+import { authenticatedUser, createCustomerSession, introspectSession } from "./service.js";
 
 type SessionOps =
   | "customer-sessions:create"
@@ -13,7 +13,8 @@ type SessionOps =
   | "customer_portal:customer-session:introspect"
   | "customer_portal:customers:request_email_update"
   | "customer_portal:customers:check_email_update"
-  | "customer_portal:customers:verify_email_update";
+  | "customer_portal:customers:verify_email_update"
+  | "customer_portal:customer-session:get_authenticated_user";
 
 export const customerSessionHandlers: Handlers<SessionOps> = {
   "customer-sessions:create": async ({ body }, ctx) => ({
@@ -45,4 +46,8 @@ export const customerSessionHandlers: Handlers<SessionOps> = {
     status: 200,
     body: await verifyEmailUpdate(ctx.db, body),
   }),
+  "customer_portal:customer-session:get_authenticated_user": async (_req, ctx) => {
+    if (ctx.caller.kind !== "customer") throw new Unauthorized();
+    return { status: 200, body: await authenticatedUser(ctx.db, ctx.caller) };
+  },
 };

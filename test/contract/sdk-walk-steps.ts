@@ -369,6 +369,29 @@ export function walkSteps(h: WalkHarness): Step[] {
       keep: { paymentMethodId: ["id", "paymentMethod.id"] },
     },
     { fn: "customerPortalCustomersDeletePaymentMethod", as: "anon", args: (v) => [session(v), { id: v.paymentMethodId }] },
+    {
+      chore: "add a card that needs 3-D Secure (its setup waits)",
+      run: async (v) => {
+        const res = await fetch(`${h.apiUrl}/v1/customer-portal/customers/me/payment-methods`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${String(v.portalToken)}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            confirmation_token_id: "tok_sandbox_requires_action",
+            set_default: false,
+            return_url: "https://example.com/back",
+          }),
+        });
+        const body: { client_secret?: string } = await res.json();
+        if (res.status !== 201 || !body.client_secret) throw new Error(`the add answered ${res.status}`);
+        v.setupIntentId = body.client_secret.replace(/_secret$/, "");
+      },
+    },
+    {
+      fn: "customerPortalCustomersConfirmPaymentMethod",
+      as: "anon",
+      args: (v) => [session(v), { setupIntentId: v.setupIntentId, setDefault: false }],
+    },
+    { fn: "customerPortalCustomerSessionGetAuthenticatedUser", as: "anon", args: (v) => [session(v)] },
     { fn: "customerPortalOrdersList", as: "anon", args: (v) => [session(v), {}] },
     { fn: "customerPortalOrdersGet", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }] },
     {

@@ -79,10 +79,6 @@ const NOT_SERVED: Record<string, string> = {
   ...only("subscriptions created by the merchant", ["subscriptions.create"]),
   ...only("product deletion", ["products.delete"]),
   ...only("the benefit grants list across benefits, and a benefit's files", ["benefitGrants.list", "benefits.files"]),
-  ...only("the portal's authenticated user and payment method confirmation", [
-    "customerPortal.customerSession.getAuthenticatedUser",
-    "customerPortal.customers.confirmPaymentMethod",
-  ]),
 };
 
 /** Served outside the contract: OAuth2 client registration (RFC 7591, server/oauth2/routes.ts), for a signed-in user. */
@@ -375,6 +371,17 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   });
   await p.customerPortal.customers.listPaymentMethods();
   if ("payment_method" in method) await p.customerPortal.customers.deletePaymentMethod(method.payment_method.id);
+  const needsAction = await p.customerPortal.customers.addPaymentMethod({
+    confirmation_token_id: "tok_sandbox_requires_action",
+    set_default: false,
+    return_url: "https://example.com/back",
+  });
+  if ("client_secret" in needsAction)
+    await p.customerPortal.customers.confirmPaymentMethod({
+      setup_intent_id: needsAction.client_secret.replace(/_secret$/, ""),
+      set_default: false,
+    });
+  await p.customerPortal.customerSession.getAuthenticatedUser();
   await p.customerPortal.orders.list();
   await p.customerPortal.orders.get(order.id);
   const renewal = (await m.orders.list({ customer_id: customer.id, product_id: monthly.id })).items[0];
