@@ -3,6 +3,7 @@
 import type { operations as Ops } from "./types.js";
 
 export type OperationId =
+  | "benefit-grants:list"
   | "benefits:create"
   | "benefits:delete"
   | "benefits:get"
@@ -164,6 +165,13 @@ export type OperationId =
 
 /** Request and success-response types of each operation (snake_case wire shapes from types.ts). */
 export interface OperationTypes {
+  "benefit-grants:list": {
+    params: {};
+    query: NonNullable<Ops["benefit-grants:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["benefit-grants:list"]["responses"][200]["content"]["application/json"];
+  };
   "benefits:create": {
     params: {};
     query: {};

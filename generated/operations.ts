@@ -2,6 +2,7 @@
 
 
 export const operations = {
+  "benefit-grants:list": { method: "get", path: "/v1/benefit-grants/", expressPath: "/v1/benefit-grants/", tag: "benefit-grants", security: "access_token", scopes: ["benefits:read", "benefits:write"], successStatus: 200, successContentType: "application/json" },
   "benefits:create": { method: "post", path: "/v1/benefits/", expressPath: "/v1/benefits/", tag: "benefits", security: "access_token", scopes: ["benefits:write"], successStatus: 201, successContentType: "application/json" },
   "benefits:delete": { method: "delete", path: "/v1/benefits/{id}", expressPath: "/v1/benefits/:id", tag: "benefits", security: "access_token", scopes: ["benefits:write"], successStatus: 204, successContentType: null },
   "benefits:get": { method: "get", path: "/v1/benefits/{id}", expressPath: "/v1/benefits/:id", tag: "benefits", security: "access_token", scopes: ["benefits:read", "benefits:write"], successStatus: 200, successContentType: "application/json" },

@@ -77,6 +77,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/benefit-grants/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Benefit Grants
+         * @description List benefit grants across all the organization's benefits.
+         */
+        get: operations["benefit-grants:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checkout-links/": {
         parameters: {
             query?: never;
@@ -11923,6 +11943,8 @@ export interface components {
              */
             checked_at: string | null;
         };
+        /** @enum {string} */
+        BenefitGrantSortProperty: "created_at" | "-created_at" | "granted_at" | "-granted_at" | "revoked_at" | "-revoked_at";
         /**
          * @deprecated
          * @description Which billing address fields are required (`billing_address_fields` as booleans; kept for older clients).
@@ -11982,10 +12004,7 @@ export interface components {
             role?: string | null;
         };
         CustomerEmailUpdateRequest: {
-            /**
-             * Format: email
-             * @description The new email address.
-             */
+            /** @description The new email address (checked as the customers' emails are). */
             email: string;
         };
         CustomerEmailUpdateVerifyRequest: {
@@ -12179,6 +12198,8 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @enum {string} */
+        BenefitGrantSortProperty: string;
         CustomerEmailUpdateRequest: string;
         CustomerEmailUpdateVerifyRequest: string;
         CustomerEmailUpdateVerifyResponse: string;
@@ -12687,6 +12708,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "benefit-grants:list": {
+        parameters: {
+            query?: {
+                /** @description Filter by organization ID. */
+                organization_id?: string[];
+                /** @description Filter by customer ID. */
+                customer_id?: string[];
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
+                /** @description Filter by granted status. If `true`, only granted benefits will be returned. If `false`, only revoked benefits will be returned. */
+                is_granted?: boolean;
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+                /** @description Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order. */
+                sorting?: components["schemas"]["BenefitGrantSortProperty"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceBenefitGrant"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */

@@ -120,6 +120,14 @@ type ResponseSpec = { contentType: string | null; schema: string | Record<string
 
 /** Every declared response of every operation: a component name, an inline schema, or null (no body). */
 export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = {
+  "benefit-grants:list": {
+    "200": { contentType: "application/json", schema: "ListResourceBenefitGrant" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
   "benefits:create": {
     "201": { contentType: "application/json", schema: "Benefit" },
     "401": { contentType: "application/json", schema: "Unauthorized" },

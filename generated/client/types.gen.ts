@@ -11684,6 +11684,8 @@ export type CustomerTaxIdCheck = {
     checked_at: string | null;
 };
 
+export type BenefitGrantSortProperty = 'created_at' | '-created_at' | 'granted_at' | '-granted_at' | 'revoked_at' | '-revoked_at';
+
 /**
  * Which billing address fields are required (`billing_address_fields` as booleans; kept for older clients).
  * @deprecated
@@ -11769,7 +11771,7 @@ export type PortalAuthenticatedUser = {
 
 export type CustomerEmailUpdateRequest = {
     /**
-     * The new email address.
+     * The new email address (checked as the customers' emails are).
      */
     email: string;
 };
@@ -12038,6 +12040,8 @@ export type TestClockAdvance = {
 export type TestClockCustomerAttach = {
     customer_id: string;
 };
+
+export type BenefitGrantSortProperty2 = unknown;
 
 export type CustomerEmailUpdateRequest2 = unknown;
 
@@ -12450,6 +12454,76 @@ export type BenefitsGrantsResponses = {
 };
 
 export type BenefitsGrantsResponse = BenefitsGrantsResponses[keyof BenefitsGrantsResponses];
+
+export type BenefitGrantsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
+        /**
+         * Filter by granted status. If `true`, only granted benefits will be returned. If `false`, only revoked benefits will be returned.
+         */
+        is_granted?: boolean;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<BenefitGrantSortProperty>;
+    };
+    url: '/v1/benefit-grants/';
+};
+
+export type BenefitGrantsListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type BenefitGrantsListError = BenefitGrantsListErrors[keyof BenefitGrantsListErrors];
+
+export type BenefitGrantsListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceBenefitGrant;
+};
+
+export type BenefitGrantsListResponse = BenefitGrantsListResponses[keyof BenefitGrantsListResponses];
 
 export type CheckoutLinksListData = {
     body?: never;

@@ -274,6 +274,7 @@ export function walkSteps(h: WalkHarness): Step[] {
 
     // What the purchase granted (the grant jobs run on the worker).
     { fn: "benefitsGrants", args: (v) => [{ id: v.customBenefitId }], until: ["result.items.0.isGranted", true] },
+    { fn: "benefitGrantsList", args: (v) => [{ customerId: v.customerId, sorting: ["-granted_at"] }] },
     {
       fn: "licenseKeysList",
       args: () => [{}],

@@ -78,7 +78,7 @@ const NOT_SERVED: Record<string, string> = {
   ...only("license key rotation", ["licenseKeys.rotate", "customerPortal.licenseKeys.rotate"]),
   ...only("subscriptions created by the merchant", ["subscriptions.create"]),
   ...only("product deletion", ["products.delete"]),
-  ...only("the benefit grants list across benefits, and a benefit's files", ["benefitGrants.list", "benefits.files"]),
+  ...only("a benefit's files", ["benefits.files"]),
 };
 
 /** Served outside the contract: OAuth2 client registration (RFC 7591, server/oauth2/routes.ts), for a signed-in user. */
@@ -236,6 +236,7 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   // Benefit grants and license keys (granted as the worker grants them).
   const grant = await createBenefitGrant(k, benefit.id, customer.id, { order_id: order.id });
   await m.benefits.grants(benefit.id);
+  await m.benefitGrants.list({ customer_id: customer.id });
   const key = await createLicenseKey(k, org.id, {
     benefitId: licenseBenefit.id,
     customerId: customer.id,
