@@ -4145,6 +4145,8 @@ export interface components {
             properties: components["schemas"]["BenefitGrantMeterCreditProperties"];
             previous_properties?: components["schemas"]["BenefitGrantMeterCreditProperties"] | null;
         };
+        /** @enum {string} */
+        BenefitGrantSortProperty: "created_at" | "-created_at" | "granted_at" | "-granted_at" | "revoked_at" | "-revoked_at";
         BenefitGrantWebhook: components["schemas"]["BenefitGrantDiscordWebhook"] | components["schemas"]["BenefitGrantCustomWebhook"] | components["schemas"]["BenefitGrantGitHubRepositoryWebhook"] | components["schemas"]["BenefitGrantDownloadablesWebhook"] | components["schemas"]["BenefitGrantLicenseKeysWebhook"] | components["schemas"]["BenefitGrantMeterCreditWebhook"];
         /** @description An event created by Polar when a benefit is granted to a customer. */
         BenefitGrantedEvent: {
@@ -6504,6 +6506,18 @@ export interface components {
             subscription_renewal_reminder?: boolean;
             payment_method_expiration_reminder?: boolean;
         };
+        CustomerEmailUpdateRequest: {
+            /** @description The new email address (checked as the customers' emails are). */
+            email: string;
+        };
+        CustomerEmailUpdateVerifyRequest: {
+            /** @description The code from the verification email. */
+            token: string;
+        };
+        CustomerEmailUpdateVerifyResponse: {
+            /** @description A new customer session token. */
+            token: string;
+        };
         /** @description An active customer meter, with current consumed and credited units. */
         CustomerMeter: {
             /** @description The ID of the object. */
@@ -6533,6 +6547,11 @@ export interface components {
         };
         /** @enum {string} */
         CustomerMeterSortProperty: "created_at" | "-created_at" | "modified_at" | "-modified_at" | "customer_id" | "-customer_id" | "customer_name" | "-customer_name" | "meter_id" | "-meter_id" | "meter_name" | "-meter_name" | "consumed_units" | "-consumed_units" | "credited_units" | "-credited_units" | "balance" | "-balance";
+        CustomerNotReady: {
+            /** @constant */
+            error: "CustomerNotReady";
+            detail: string;
+        };
         CustomerOrder: {
             /** @description The ID of the object. */
             id: string;
@@ -6854,6 +6873,11 @@ export interface components {
             /** @description Whether it is the customer's default payment method. */
             is_default: boolean;
         };
+        CustomerPaymentMethodConfirm: {
+            /** @description The setup add_payment_method started (its client secret's prefix, before `_secret`). */
+            setup_intent_id: string;
+            set_default: boolean;
+        };
         CustomerPaymentMethodCreate: {
             confirmation_token_id: string;
             set_default: boolean;
@@ -6926,6 +6950,11 @@ export interface components {
             };
             default_payment_method_id?: string | null;
             email_preferences: components["schemas"]["CustomerEmailPreferences"];
+        };
+        /** @description What customers may change about themselves in the portal. */
+        CustomerPortalCustomerSettings: {
+            /** @description Whether customers may change their email address (verified by a code sent to the new one). Off unless switched on. */
+            allow_email_change?: boolean;
         };
         CustomerPortalCustomerUpdate: {
             billing_name?: string | null;
@@ -10197,6 +10226,16 @@ export interface components {
             max_page: number;
         };
         Payment: components["schemas"]["CardPayment"] | components["schemas"]["GenericPayment"];
+        /** @description Who a portal session is signed in as. */
+        PortalAuthenticatedUser: {
+            /** @description `customer` (team members sign in as `member`, once team customers have members). */
+            type: string;
+            name: string | null;
+            email: string;
+            customer_id: string;
+            member_id?: string | null;
+            role?: string | null;
+        };
         PortalSubscriptionForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
         PaymentAlreadyInProgress: {
             /** @constant */
@@ -11943,8 +11982,6 @@ export interface components {
              */
             checked_at: string | null;
         };
-        /** @enum {string} */
-        BenefitGrantSortProperty: "created_at" | "-created_at" | "granted_at" | "-granted_at" | "revoked_at" | "-revoked_at";
         /**
          * @deprecated
          * @description Which billing address fields are required (`billing_address_fields` as booleans; kept for older clients).
@@ -11978,43 +12015,6 @@ export interface components {
          * @enum {string}
          */
         TaxabilityReason: "standard_rated" | "reverse_charge" | "not_collecting" | "not_subject_to_tax" | "not_supported" | "product_exempt" | "customer_exempt";
-        /** @description What customers may change about themselves in the portal. */
-        CustomerPortalCustomerSettings: {
-            /** @description Whether customers may change their email address (verified by a code sent to the new one). Off unless switched on. */
-            allow_email_change?: boolean;
-        };
-        CustomerPaymentMethodConfirm: {
-            /** @description The setup add_payment_method started (its client secret's prefix, before `_secret`). */
-            setup_intent_id: string;
-            set_default: boolean;
-        };
-        CustomerNotReady: {
-            /** @constant */
-            error: "CustomerNotReady";
-            detail: string;
-        };
-        /** @description Who a portal session is signed in as. */
-        PortalAuthenticatedUser: {
-            /** @description `customer` (team members sign in as `member`, once team customers have members). */
-            type: string;
-            name: string | null;
-            email: string;
-            customer_id: string;
-            member_id?: string | null;
-            role?: string | null;
-        };
-        CustomerEmailUpdateRequest: {
-            /** @description The new email address (checked as the customers' emails are). */
-            email: string;
-        };
-        CustomerEmailUpdateVerifyRequest: {
-            /** @description The code from the verification email. */
-            token: string;
-        };
-        CustomerEmailUpdateVerifyResponse: {
-            /** @description A new customer session token. */
-            token: string;
-        };
         /**
          * @description A metric's key.
          * @enum {string}
@@ -12198,15 +12198,6 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @enum {string} */
-        BenefitGrantSortProperty: string;
-        CustomerEmailUpdateRequest: string;
-        CustomerEmailUpdateVerifyRequest: string;
-        CustomerEmailUpdateVerifyResponse: string;
-        CustomerNotReady: string;
-        CustomerPaymentMethodConfirm: string;
-        /** @description What customers may change about themselves in the portal. */
-        CustomerPortalCustomerSettings: string;
         /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
          *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
          *     the checkout's client secret or the license key), in the same transaction as the write it
@@ -12220,8 +12211,6 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description Who a portal session is signed in as. */
-        PortalAuthenticatedUser: unknown;
         /** @description The whole seconds until the request may succeed again (at least 1). */
         RetryAfter: number;
     };

@@ -1392,6 +1392,8 @@ export type BenefitGrantMeterCreditWebhook = {
     previous_properties?: BenefitGrantMeterCreditProperties | null;
 };
 
+export type BenefitGrantSortProperty = 'created_at' | '-created_at' | 'granted_at' | '-granted_at' | 'revoked_at' | '-revoked_at';
+
 export type BenefitGrantWebhook = BenefitGrantDiscordWebhook | BenefitGrantCustomWebhook | BenefitGrantGitHubRepositoryWebhook | BenefitGrantDownloadablesWebhook | BenefitGrantLicenseKeysWebhook | BenefitGrantMeterCreditWebhook;
 
 /**
@@ -4578,6 +4580,27 @@ export type CustomerEmailPreferencesUpdate = {
     payment_method_expiration_reminder?: boolean;
 };
 
+export type CustomerEmailUpdateRequest = {
+    /**
+     * The new email address (checked as the customers' emails are).
+     */
+    email: string;
+};
+
+export type CustomerEmailUpdateVerifyRequest = {
+    /**
+     * The code from the verification email.
+     */
+    token: string;
+};
+
+export type CustomerEmailUpdateVerifyResponse = {
+    /**
+     * A new customer session token.
+     */
+    token: string;
+};
+
 /**
  * An active customer meter, with current consumed and credited units.
  */
@@ -4619,6 +4642,11 @@ export type CustomerMeter = {
 };
 
 export type CustomerMeterSortProperty = 'created_at' | '-created_at' | 'modified_at' | '-modified_at' | 'customer_id' | '-customer_id' | 'customer_name' | '-customer_name' | 'meter_id' | '-meter_id' | 'meter_name' | '-meter_name' | 'consumed_units' | '-consumed_units' | 'credited_units' | '-credited_units' | 'balance' | '-balance';
+
+export type CustomerNotReady = {
+    error: 'CustomerNotReady';
+    detail: string;
+};
 
 export type CustomerOrder = {
     /**
@@ -5074,6 +5102,14 @@ export type CustomerPaymentMethodCard = {
     is_default: boolean;
 };
 
+export type CustomerPaymentMethodConfirm = {
+    /**
+     * The setup add_payment_method started (its client secret's prefix, before `_secret`).
+     */
+    setup_intent_id: string;
+    set_default: boolean;
+};
+
 export type CustomerPaymentMethodCreate = {
     confirmation_token_id: string;
     set_default: boolean;
@@ -5154,6 +5190,16 @@ export type CustomerPortalCustomer = {
     };
     default_payment_method_id?: string | null;
     email_preferences: CustomerEmailPreferences;
+};
+
+/**
+ * What customers may change about themselves in the portal.
+ */
+export type CustomerPortalCustomerSettings = {
+    /**
+     * Whether customers may change their email address (verified by a code sent to the new one). Off unless switched on.
+     */
+    allow_email_change?: boolean;
 };
 
 export type CustomerPortalCustomerUpdate = {
@@ -9454,6 +9500,21 @@ export type Pagination = {
 
 export type Payment = CardPayment | GenericPayment;
 
+/**
+ * Who a portal session is signed in as.
+ */
+export type PortalAuthenticatedUser = {
+    /**
+     * `customer` (team members sign in as `member`, once team customers have members).
+     */
+    type: string;
+    name: string | null;
+    email: string;
+    customer_id: string;
+    member_id?: string | null;
+    role?: string | null;
+};
+
 export type PortalSubscriptionForbidden = ({
     error: 'AlreadyCanceledSubscription';
 } & AlreadyCanceledSubscription) | ({
@@ -11684,8 +11745,6 @@ export type CustomerTaxIdCheck = {
     checked_at: string | null;
 };
 
-export type BenefitGrantSortProperty = 'created_at' | '-created_at' | 'granted_at' | '-granted_at' | 'revoked_at' | '-revoked_at';
-
 /**
  * Which billing address fields are required (`billing_address_fields` as booleans; kept for older clients).
  * @deprecated
@@ -11730,65 +11789,6 @@ export type OrderTaxRate = {
  * Why an amount carries the tax it does (Polar's values).
  */
 export type TaxabilityReason = 'standard_rated' | 'reverse_charge' | 'not_collecting' | 'not_subject_to_tax' | 'not_supported' | 'product_exempt' | 'customer_exempt';
-
-/**
- * What customers may change about themselves in the portal.
- */
-export type CustomerPortalCustomerSettings = {
-    /**
-     * Whether customers may change their email address (verified by a code sent to the new one). Off unless switched on.
-     */
-    allow_email_change?: boolean;
-};
-
-export type CustomerPaymentMethodConfirm = {
-    /**
-     * The setup add_payment_method started (its client secret's prefix, before `_secret`).
-     */
-    setup_intent_id: string;
-    set_default: boolean;
-};
-
-export type CustomerNotReady = {
-    error: 'CustomerNotReady';
-    detail: string;
-};
-
-/**
- * Who a portal session is signed in as.
- */
-export type PortalAuthenticatedUser = {
-    /**
-     * `customer` (team members sign in as `member`, once team customers have members).
-     */
-    type: string;
-    name: string | null;
-    email: string;
-    customer_id: string;
-    member_id?: string | null;
-    role?: string | null;
-};
-
-export type CustomerEmailUpdateRequest = {
-    /**
-     * The new email address (checked as the customers' emails are).
-     */
-    email: string;
-};
-
-export type CustomerEmailUpdateVerifyRequest = {
-    /**
-     * The code from the verification email.
-     */
-    token: string;
-};
-
-export type CustomerEmailUpdateVerifyResponse = {
-    /**
-     * A new customer session token.
-     */
-    token: string;
-};
 
 /**
  * A metric's key.
@@ -12040,23 +12040,6 @@ export type TestClockAdvance = {
 export type TestClockCustomerAttach = {
     customer_id: string;
 };
-
-export type BenefitGrantSortProperty2 = unknown;
-
-export type CustomerEmailUpdateRequest2 = unknown;
-
-export type CustomerEmailUpdateVerifyRequest2 = unknown;
-
-export type CustomerEmailUpdateVerifyResponse2 = unknown;
-
-export type CustomerNotReady2 = unknown;
-
-export type CustomerPaymentMethodConfirm2 = unknown;
-
-/**
- * What customers may change about themselves in the portal.
- */
-export type CustomerPortalCustomerSettings2 = unknown;
 
 /**
  * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
