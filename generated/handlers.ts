@@ -3,6 +3,7 @@
 import type { operations as Ops } from "./types.js";
 
 export type OperationId =
+  | "benefit-grants:list"
   | "benefits:create"
   | "benefits:delete"
   | "benefits:get"
@@ -32,17 +33,22 @@ export type OperationId =
   | "customer_portal:benefit-grants:get"
   | "customer_portal:benefit-grants:list"
   | "customer_portal:benefit-grants:update"
+  | "customer_portal:customer-session:get_authenticated_user"
   | "customer_portal:customer-session:introspect"
   | "customer_portal:customer_meters:get"
   | "customer_portal:customer_meters:list"
   | "customer_portal:customer_session:authenticate"
   | "customer_portal:customer_session:request"
   | "customer_portal:customers:add_payment_method"
+  | "customer_portal:customers:check_email_update"
+  | "customer_portal:customers:confirm_payment_method"
   | "customer_portal:customers:delete_payment_method"
   | "customer_portal:customers:get"
   | "customer_portal:customers:list_payment_methods"
+  | "customer_portal:customers:request_email_update"
   | "customer_portal:customers:set_default_payment_method"
   | "customer_portal:customers:update"
+  | "customer_portal:customers:verify_email_update"
   | "customer_portal:downloadables:list"
   | "customer_portal:license_keys:activate"
   | "customer_portal:license_keys:deactivate"
@@ -71,6 +77,8 @@ export type OperationId =
   | "customers:get_state"
   | "customers:get_state_external"
   | "customers:list"
+  | "customers:list_payment_methods"
+  | "customers:list_payment_methods_external"
   | "customers:update"
   | "customers:update_external"
   | "discounts:create"
@@ -165,6 +173,13 @@ export type OperationId =
 
 /** Request and success-response types of each operation (snake_case wire shapes from types.ts). */
 export interface OperationTypes {
+  "benefit-grants:list": {
+    params: {};
+    query: NonNullable<Ops["benefit-grants:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["benefit-grants:list"]["responses"][200]["content"]["application/json"];
+  };
   "benefits:create": {
     params: {};
     query: {};
@@ -368,6 +383,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:benefit-grants:update"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:customer-session:get_authenticated_user": {
+    params: {};
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:customer-session:get_authenticated_user"]["responses"][200]["content"]["application/json"];
+  };
   "customer_portal:customer-session:introspect": {
     params: {};
     query: {};
@@ -410,6 +432,20 @@ export interface OperationTypes {
     status: 201;
     result: Ops["customer_portal:customers:add_payment_method"]["responses"][201]["content"]["application/json"];
   };
+  "customer_portal:customers:check_email_update": {
+    params: {};
+    query: NonNullable<Ops["customer_portal:customers:check_email_update"]["parameters"]["query"]>;
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "customer_portal:customers:confirm_payment_method": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customers:confirm_payment_method"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["customer_portal:customers:confirm_payment_method"]["responses"][201]["content"]["application/json"];
+  };
   "customer_portal:customers:delete_payment_method": {
     params: Ops["customer_portal:customers:delete_payment_method"]["parameters"]["path"];
     query: {};
@@ -431,6 +467,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:customers:list_payment_methods"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:customers:request_email_update": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customers:request_email_update"]["requestBody"]>["content"]["application/json"];
+    status: 202;
+    result: Ops["customer_portal:customers:request_email_update"]["responses"][202]["content"]["application/json"];
+  };
   "customer_portal:customers:set_default_payment_method": {
     params: Ops["customer_portal:customers:set_default_payment_method"]["parameters"]["path"];
     query: {};
@@ -444,6 +487,13 @@ export interface OperationTypes {
     body: NonNullable<Ops["customer_portal:customers:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["customer_portal:customers:update"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:customers:verify_email_update": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customers:verify_email_update"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customer_portal:customers:verify_email_update"]["responses"][200]["content"]["application/json"];
   };
   "customer_portal:downloadables:list": {
     params: {};
@@ -640,6 +690,20 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["customers:list"]["responses"][200]["content"]["application/json"];
+  };
+  "customers:list_payment_methods": {
+    params: Ops["customers:list_payment_methods"]["parameters"]["path"];
+    query: NonNullable<Ops["customers:list_payment_methods"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customers:list_payment_methods"]["responses"][200]["content"]["application/json"];
+  };
+  "customers:list_payment_methods_external": {
+    params: Ops["customers:list_payment_methods_external"]["parameters"]["path"];
+    query: NonNullable<Ops["customers:list_payment_methods_external"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customers:list_payment_methods_external"]["responses"][200]["content"]["application/json"];
   };
   "customers:update": {
     params: Ops["customers:update"]["parameters"]["path"];

@@ -19,7 +19,7 @@ export const OWNERS: Record<string, string> = {
   ...own("checkout-links", "checkout_links checkout_link_products"),
   ...own("checkouts", "checkouts checkout_products"),
   ...own("custom-fields", "custom_fields"),
-  ...own("customer-sessions", "customer_sessions customer_session_codes customer_session_code_failures"),
+  ...own("customer-sessions", "customer_sessions customer_session_codes customer_session_code_failures customer_email_verifications"),
   ...own("customers", "customers payment_methods processor_customers"),
   ...own("discounts", "discounts discount_products"),
   ...own("disputes", "disputes"),

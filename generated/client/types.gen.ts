@@ -1392,6 +1392,8 @@ export type BenefitGrantMeterCreditWebhook = {
     previous_properties?: BenefitGrantMeterCreditProperties | null;
 };
 
+export type BenefitGrantSortProperty = 'created_at' | '-created_at' | 'granted_at' | '-granted_at' | 'revoked_at' | '-revoked_at';
+
 export type BenefitGrantWebhook = BenefitGrantDiscordWebhook | BenefitGrantCustomWebhook | BenefitGrantGitHubRepositoryWebhook | BenefitGrantDownloadablesWebhook | BenefitGrantLicenseKeysWebhook | BenefitGrantMeterCreditWebhook;
 
 /**
@@ -4578,6 +4580,27 @@ export type CustomerEmailPreferencesUpdate = {
     payment_method_expiration_reminder?: boolean;
 };
 
+export type CustomerEmailUpdateRequest = {
+    /**
+     * The new email address (checked as the customers' emails are).
+     */
+    email: string;
+};
+
+export type CustomerEmailUpdateVerifyRequest = {
+    /**
+     * The code from the verification email.
+     */
+    token: string;
+};
+
+export type CustomerEmailUpdateVerifyResponse = {
+    /**
+     * A new customer session token.
+     */
+    token: string;
+};
+
 /**
  * An active customer meter, with current consumed and credited units.
  */
@@ -4619,6 +4642,11 @@ export type CustomerMeter = {
 };
 
 export type CustomerMeterSortProperty = 'created_at' | '-created_at' | 'modified_at' | '-modified_at' | 'customer_id' | '-customer_id' | 'customer_name' | '-customer_name' | 'meter_id' | '-meter_id' | 'meter_name' | '-meter_name' | 'consumed_units' | '-consumed_units' | 'credited_units' | '-credited_units' | 'balance' | '-balance';
+
+export type CustomerNotReady = {
+    error: 'CustomerNotReady';
+    detail: string;
+};
 
 export type CustomerOrder = {
     /**
@@ -5061,6 +5089,37 @@ export type CustomerOrganizationData = {
 
 export type CustomerPaymentMethod = PaymentMethodCard | PaymentMethodGeneric;
 
+export type CustomerPaymentMethodCard = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    processor: PaymentProcessor;
+    customer_id: string;
+    type: 'card';
+    method_metadata: PaymentMethodCardMetadata;
+    /**
+     * Whether it is the customer's default payment method.
+     */
+    is_default: boolean;
+};
+
+export type CustomerPaymentMethodConfirm = {
+    /**
+     * The setup add_payment_method started (its client secret's prefix, before `_secret`).
+     */
+    setup_intent_id: string;
+    set_default: boolean;
+};
+
 export type CustomerPaymentMethodCreate = {
     confirmation_token_id: string;
     set_default: boolean;
@@ -5095,6 +5154,28 @@ export type CustomerPaymentMethodCreateSucceededResponse = CustomerPaymentMethod
     payment_method: CustomerPaymentMethod;
 };
 
+export type CustomerPaymentMethodGeneric = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    processor: PaymentProcessor;
+    customer_id: string;
+    type: string;
+    /**
+     * Whether it is the customer's default payment method.
+     */
+    is_default: boolean;
+};
+
 export type CustomerPortalCustomer = {
     /**
      * Creation timestamp of the object.
@@ -5119,6 +5200,16 @@ export type CustomerPortalCustomer = {
     };
     default_payment_method_id?: string | null;
     email_preferences: CustomerEmailPreferences;
+};
+
+/**
+ * What customers may change about themselves in the portal.
+ */
+export type CustomerPortalCustomerSettings = {
+    /**
+     * Whether customers may change their email address (verified by a code sent to the new one). Off unless switched on.
+     */
+    allow_email_change?: boolean;
 };
 
 export type CustomerPortalCustomerUpdate = {
@@ -7946,6 +8037,11 @@ export type ListResourceOrganizationAccessToken = {
     pagination: Pagination;
 };
 
+export type ListResourcePaymentMethod = {
+    items: Array<PaymentMethod>;
+    pagination: Pagination;
+};
+
 export type ListResourceProduct = {
     items: Array<Product>;
     pagination: Pagination;
@@ -9374,6 +9470,7 @@ export type OrganizationCustomerPortalSettings = {
      */
     billing_details: boolean;
     subscription: CustomerPortalSubscriptionSettings;
+    customer?: CustomerPortalCustomerSettings;
 };
 
 /**
@@ -9405,12 +9502,7 @@ export type OrganizationCustomerPortalSettingsUpdate = {
      */
     billing_details?: boolean;
     subscription?: CustomerPortalSubscriptionSettingsUpdate;
-    customer?: {
-        /**
-         * Customers can't change their email address in the portal; only `false` is accepted.
-         */
-        allow_email_change?: boolean;
-    };
+    customer?: CustomerPortalCustomerSettings;
 };
 
 export type OrganizationDetails = {
@@ -9594,6 +9686,21 @@ export type PaymentFailed = {
     detail: string;
 };
 
+/**
+ * Who a portal session is signed in as.
+ */
+export type PortalAuthenticatedUser = {
+    /**
+     * `customer` (team members sign in as `member`, once team customers have members).
+     */
+    type: string;
+    name: string | null;
+    email: string;
+    customer_id: string;
+    member_id?: string | null;
+    role?: string | null;
+};
+
 export type PortalSubscriptionForbidden = ({
     error: 'AlreadyCanceledSubscription';
 } & AlreadyCanceledSubscription) | ({
@@ -9609,6 +9716,11 @@ export type PaymentError = {
     error: 'PaymentError';
     detail: string;
 };
+
+/**
+ * A customer's saved payment method, as the merchant reads it.
+ */
+export type PaymentMethod = CustomerPaymentMethodCard | CustomerPaymentMethodGeneric;
 
 export type PaymentMethodCard = {
     /**
@@ -12584,6 +12696,76 @@ export type BenefitsGrantsResponses = {
 
 export type BenefitsGrantsResponse = BenefitsGrantsResponses[keyof BenefitsGrantsResponses];
 
+export type BenefitGrantsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
+        /**
+         * Filter by granted status. If `true`, only granted benefits will be returned. If `false`, only revoked benefits will be returned.
+         */
+        is_granted?: boolean;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<BenefitGrantSortProperty>;
+    };
+    url: '/v1/benefit-grants/';
+};
+
+export type BenefitGrantsListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type BenefitGrantsListError = BenefitGrantsListErrors[keyof BenefitGrantsListErrors];
+
+export type BenefitGrantsListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceBenefitGrant;
+};
+
+export type BenefitGrantsListResponse = BenefitGrantsListResponses[keyof BenefitGrantsListResponses];
+
 export type CheckoutLinksListData = {
     body?: never;
     path?: never;
@@ -14399,6 +14581,250 @@ export type CustomerPortalCustomersSetDefaultPaymentMethodResponses = {
 };
 
 export type CustomerPortalCustomersSetDefaultPaymentMethodResponse = CustomerPortalCustomersSetDefaultPaymentMethodResponses[keyof CustomerPortalCustomersSetDefaultPaymentMethodResponses];
+
+export type CustomerPortalCustomersConfirmPaymentMethodData = {
+    body: CustomerPaymentMethodConfirm;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customers/me/payment-methods/confirm';
+};
+
+export type CustomerPortalCustomersConfirmPaymentMethodErrors = {
+    /**
+     * Bad Request: CustomerNotReady (the customer has no account at the processor yet: no setup of theirs can exist)
+     */
+    400: CustomerNotReady;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersConfirmPaymentMethodError = CustomerPortalCustomersConfirmPaymentMethodErrors[keyof CustomerPortalCustomersConfirmPaymentMethodErrors];
+
+export type CustomerPortalCustomersConfirmPaymentMethodResponses = {
+    /**
+     * The payment method saved, or the authentication it still needs
+     */
+    201: CustomerPaymentMethodCreateResponse;
+};
+
+export type CustomerPortalCustomersConfirmPaymentMethodResponse = CustomerPortalCustomersConfirmPaymentMethodResponses[keyof CustomerPortalCustomersConfirmPaymentMethodResponses];
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/user';
+};
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserError = CustomerPortalCustomerSessionGetAuthenticatedUserErrors[keyof CustomerPortalCustomerSessionGetAuthenticatedUserErrors];
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserResponses = {
+    /**
+     * Successful Response
+     */
+    200: PortalAuthenticatedUser;
+};
+
+export type CustomerPortalCustomerSessionGetAuthenticatedUserResponse = CustomerPortalCustomerSessionGetAuthenticatedUserResponses[keyof CustomerPortalCustomerSessionGetAuthenticatedUserResponses];
+
+export type CustomerPortalCustomersRequestEmailUpdateData = {
+    body: CustomerEmailUpdateRequest;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customers/me/email-update/request';
+};
+
+export type CustomerPortalCustomersRequestEmailUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the organization does not allow email changes, or the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Service Unavailable: MailNotConfigured (no SMTP_URL to send the code through)
+     */
+    503: MailNotConfigured;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersRequestEmailUpdateError = CustomerPortalCustomersRequestEmailUpdateErrors[keyof CustomerPortalCustomersRequestEmailUpdateErrors];
+
+export type CustomerPortalCustomersRequestEmailUpdateResponses = {
+    /**
+     * Verification email sent.
+     */
+    202: null;
+};
+
+export type CustomerPortalCustomersRequestEmailUpdateResponse = CustomerPortalCustomersRequestEmailUpdateResponses[keyof CustomerPortalCustomersRequestEmailUpdateResponses];
+
+export type CustomerPortalCustomersCheckEmailUpdateData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The code from the verification email.
+         */
+        token: string;
+    };
+    url: '/v1/customer-portal/customers/me/email-update/check';
+};
+
+export type CustomerPortalCustomersCheckEmailUpdateErrors = {
+    /**
+     * Unauthorized: the code is wrong, used or expired
+     */
+    401: Unauthorized;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersCheckEmailUpdateError = CustomerPortalCustomersCheckEmailUpdateErrors[keyof CustomerPortalCustomersCheckEmailUpdateErrors];
+
+export type CustomerPortalCustomersCheckEmailUpdateResponses = {
+    /**
+     * The code is valid.
+     */
+    204: void;
+};
+
+export type CustomerPortalCustomersCheckEmailUpdateResponse = CustomerPortalCustomersCheckEmailUpdateResponses[keyof CustomerPortalCustomersCheckEmailUpdateResponses];
+
+export type CustomerPortalCustomersVerifyEmailUpdateData = {
+    body: CustomerEmailUpdateVerifyRequest;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customers/me/email-update/verify';
+};
+
+export type CustomerPortalCustomersVerifyEmailUpdateErrors = {
+    /**
+     * Unauthorized: the code is wrong, used or expired
+     */
+    401: Unauthorized;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersVerifyEmailUpdateError = CustomerPortalCustomersVerifyEmailUpdateErrors[keyof CustomerPortalCustomersVerifyEmailUpdateErrors];
+
+export type CustomerPortalCustomersVerifyEmailUpdateResponses = {
+    /**
+     * The email changed; a new session token.
+     */
+    200: CustomerEmailUpdateVerifyResponse;
+};
+
+export type CustomerPortalCustomersVerifyEmailUpdateResponse = CustomerPortalCustomersVerifyEmailUpdateResponses[keyof CustomerPortalCustomersVerifyEmailUpdateResponses];
 
 export type CustomerPortalDownloadablesListData = {
     body?: never;
@@ -16316,6 +16742,124 @@ export type CustomersGetStateExternalResponses = {
 };
 
 export type CustomersGetStateExternalResponse = CustomersGetStateExternalResponses[keyof CustomersGetStateExternalResponses];
+
+export type CustomersListPaymentMethodsData = {
+    body?: never;
+    path: {
+        /**
+         * The customer ID.
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/customers/{id}/payment-methods';
+};
+
+export type CustomersListPaymentMethodsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersListPaymentMethodsError = CustomersListPaymentMethodsErrors[keyof CustomersListPaymentMethodsErrors];
+
+export type CustomersListPaymentMethodsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourcePaymentMethod;
+};
+
+export type CustomersListPaymentMethodsResponse = CustomersListPaymentMethodsResponses[keyof CustomersListPaymentMethodsResponses];
+
+export type CustomersListPaymentMethodsExternalData = {
+    body?: never;
+    path: {
+        /**
+         * The customer external ID.
+         */
+        external_id: string;
+    };
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/customers/external/{external_id}/payment-methods';
+};
+
+export type CustomersListPaymentMethodsExternalErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersListPaymentMethodsExternalError = CustomersListPaymentMethodsExternalErrors[keyof CustomersListPaymentMethodsExternalErrors];
+
+export type CustomersListPaymentMethodsExternalResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourcePaymentMethod;
+};
+
+export type CustomersListPaymentMethodsExternalResponse = CustomersListPaymentMethodsExternalResponses[keyof CustomersListPaymentMethodsExternalResponses];
 
 export type DiscountsListData = {
     body?: never;

@@ -1,4 +1,4 @@
-// HTTP handlers of a benefit's grants (merchant) and the portal's benefit grants and downloadables.
+// HTTP handlers of the merchant's grants (a benefit's, and all of them) and the portal's benefit grants and downloadables.
 // They hand the portal's list the reads of orders and subscriptions (both stand on benefit grants).
 import { type Handlers, orgCaller, portalCustomer as customerCaller } from "../kit/context.js";
 import { orderIdsOfCheckouts, productOfOrder } from "../orders/repository.js";
@@ -7,6 +7,7 @@ import {
   getPortalGrant,
   listBenefitGrants,
   listDownloadables,
+  listOrganizationGrants,
   listPortalGrants,
   updatePortalGrant,
   type PortalGrantDependents,
@@ -14,6 +15,7 @@ import {
 
 type Ops =
   | "benefits:grants"
+  | "benefit-grants:list"
   | "customer_portal:benefit-grants:list"
   | "customer_portal:benefit-grants:get"
   | "customer_portal:benefit-grants:update"
@@ -25,6 +27,10 @@ export const benefitGrantHandlers: Handlers<Ops> = {
   "benefits:grants": async ({ params, query }, ctx) => ({
     status: 200,
     body: await listBenefitGrants(ctx.db, orgCaller(ctx), params.id, query),
+  }),
+  "benefit-grants:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: await listOrganizationGrants(ctx.db, orgCaller(ctx), query),
   }),
   "customer_portal:benefit-grants:list": async ({ query }, ctx) => ({
     status: 200,

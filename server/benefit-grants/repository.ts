@@ -307,6 +307,23 @@ export function grantsOfBenefit(
   return q;
 }
 
+/** The organization's grants, on its live benefits (the merchant's list across benefits). */
+export function organizationGrants(
+  db: Knex,
+  organizationId: string,
+  filter: { customerIds: string[]; isGranted?: boolean | null },
+): Knex.QueryBuilder {
+  const q = db("benefit_grants")
+    .join("benefits", "benefits.id", "benefit_grants.benefit_id")
+    .where("benefits.organization_id", organizationId)
+    .whereNull("benefits.deleted_at")
+    .select("benefit_grants.*");
+  if (filter.customerIds.length) q.whereIn("benefit_grants.customer_id", filter.customerIds.filter(isUuid));
+  if (filter.isGranted === true) q.whereNotNull("benefit_grants.granted_at");
+  if (filter.isGranted === false) q.whereNull("benefit_grants.granted_at");
+  return q;
+}
+
 /** The live, uploaded files a granted (not revoked) downloadables grant holds, in the benefit's order. */
 export function grantedFiles(db: Knex, grantId: string): Promise<FileRow[]> {
   return db("benefit_grants")

@@ -1,11 +1,11 @@
 // Benefit grants: what other domains call inside their own transaction to grant, revoke, cycle
-// or update grants (schedule.ts), the merchant's list of a benefit's grants, and the customer
-// portal's grants and downloadables.
+// or update grants (schedule.ts), the merchant's lists of grants (a benefit's, and all of the
+// organization's), and the customer portal's grants and downloadables.
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import { byIds as benefitsByIds, findBenefit, findReadable as findReadableBenefit } from "../benefits/repository.js";
 import { toBenefit, type BenefitRow } from "../benefits/models.js";
-import { byIds as customersByIds, organizationCustomersByIds } from "../customers/repository.js";
+import { byIds as customersByIds, customerWithExternalId, organizationCustomersByIds } from "../customers/repository.js";
 import { toCustomer } from "../customers/models.js";
 import type { FileRow } from "../files/models.js";
 import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
@@ -27,6 +27,7 @@ import {
   customerGrants,
   findCustomerGrant,
   grantsOfBenefit,
+  organizationGrants,
   updateGrant,
   whereOfCheckouts,
   whereOfMembers,
@@ -254,6 +255,52 @@ export async function listBenefitGrants(
     return rows.flatMap((r) => {
       const customer = byId.get(r.customer_id);
       return customer ? [toBenefitGrant(r, toCustomer(customer), shown)] : [];
+    });
+  });
+}
+
+export interface OrganizationGrantListQuery {
+  organization_id?: string[] | string | null;
+  customer_id?: string[] | string | null;
+  external_customer_id?: string[] | string | null;
+  is_granted?: boolean | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+}
+
+/** The merchant's list of all its grants (GET /v1/benefit-grants/), each with its customer and benefit. */
+export async function listOrganizationGrants(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: OrganizationGrantListQuery,
+): Promise<Page<BenefitGrantOut>> {
+  const q = organizationGrants(db, caller.organizationId, { customerIds: asList(query.customer_id), isGranted: query.is_granted });
+  const organizations = asList(query.organization_id);
+  if (organizations.length && !organizations.includes(caller.organizationId)) q.whereRaw("false");
+  const externalIds = asList(query.external_customer_id);
+  if (externalIds.length) q.whereExists(customerWithExternalId(db, "benefit_grants.customer_id", externalIds));
+  applySorting(
+    q,
+    query.sorting,
+    { created_at: "benefit_grants.created_at", granted_at: "benefit_grants.granted_at", revoked_at: "benefit_grants.revoked_at" },
+    ["-created_at"],
+    "benefit_grants.id",
+  );
+  return listPage(q, query, async (rows: BenefitGrantRow[]) => {
+    const [customers, benefits] = await Promise.all([
+      organizationCustomersByIds(
+        db,
+        caller,
+        rows.map((r) => r.customer_id),
+      ),
+      benefitsByIds(db, [...new Set(rows.map((r) => r.benefit_id))]),
+    ]);
+    const benefitOf = new Map(benefits.map((b) => [b.id, toBenefit(b)]));
+    return rows.flatMap((r) => {
+      const customer = customers.get(r.customer_id);
+      const benefit = benefitOf.get(r.benefit_id);
+      return customer && benefit ? [toBenefitGrant(r, toCustomer(customer), benefit)] : [];
     });
   });
 }

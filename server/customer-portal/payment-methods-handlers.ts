@@ -1,13 +1,20 @@
 // HTTP handlers of the portal's saved payment method operations.
 import { type Handlers, portalCustomer } from "../kit/context.js";
-import { addPaymentMethod, deletePaymentMethod, listPaymentMethods, setDefaultPaymentMethod } from "./payment-methods-service.js";
+import {
+  addPaymentMethod,
+  confirmPaymentMethod,
+  deletePaymentMethod,
+  listPaymentMethods,
+  setDefaultPaymentMethod,
+} from "./payment-methods-service.js";
 import { getPortalCustomer } from "./service.js";
 
 type PaymentMethodOps =
   | "customer_portal:customers:list_payment_methods"
   | "customer_portal:customers:add_payment_method"
   | "customer_portal:customers:delete_payment_method"
-  | "customer_portal:customers:set_default_payment_method";
+  | "customer_portal:customers:set_default_payment_method"
+  | "customer_portal:customers:confirm_payment_method";
 
 export const customerPortalPaymentMethodHandlers: Handlers<PaymentMethodOps> = {
   "customer_portal:customers:list_payment_methods": async ({ query }, ctx) => ({
@@ -26,4 +33,8 @@ export const customerPortalPaymentMethodHandlers: Handlers<PaymentMethodOps> = {
     await setDefaultPaymentMethod(ctx.db, portalCustomer(ctx), params.id);
     return { status: 200, body: await getPortalCustomer(ctx.db, portalCustomer(ctx)) };
   },
+  "customer_portal:customers:confirm_payment_method": async ({ body }, ctx) => ({
+    status: 201,
+    body: await confirmPaymentMethod(ctx.uow, portalCustomer(ctx), body),
+  }),
 };

@@ -12,44 +12,18 @@ import type { components } from "../../generated/types.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
-import { listPage, type ListQuery, type Page } from "../kit/pagination.js";
-import { iso, isoRequired } from "../kit/time.js";
+import type { ListQuery, Page } from "../kit/pagination.js";
 import { PaymentMethodInUseByActiveSubscription } from "../orders/errors.js";
 import { getProcessor } from "../processors/index.js";
-import type { PaymentProcessor } from "../processors/processor.js";
+import type { CardDetails, PaymentProcessor } from "../processors/processor.js";
+import { CustomerNotReady } from "./errors.js";
 import * as customers from "../customers/repository.js";
 import type { PaymentMethodRow } from "../customers/repository.js";
-import { savedCardMetadata } from "../customers/saved-cards.js";
+import { listSavedCards, savedCardMetadata, toPaymentMethod, type PaymentMethodOut } from "../customers/saved-cards.js";
 
-export type PaymentMethodOut = components["schemas"]["CustomerPaymentMethod"];
 type PaymentMethodCreateOut = components["schemas"]["CustomerPaymentMethodCreateResponse"];
 
 export type { PaymentMethodRow };
-
-export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
-  const base = {
-    id: row.id,
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    processor: row.processor,
-    customer_id: row.customer_id,
-    type: row.type,
-  };
-  if (row.type !== "card") return base;
-  // Cards saved by a checkout carry what the processor seam reports (brand, last4): an
-  // expiry it did not report is 0.
-  const m = row.method_metadata;
-  return Object.assign(base, {
-    type: "card" as const,
-    method_metadata: {
-      brand: m.brand ?? "unknown",
-      last4: m.last4 ?? "",
-      exp_month: m.exp_month ?? 0,
-      exp_year: m.exp_year ?? 0,
-      wallet: m.wallet ?? null,
-    },
-  });
-}
 
 /** The customer's id at the processor, created once (idempotency key from our customer id). */
 export async function ensureProcessorCustomer(trx: Knex.Transaction, processor: PaymentProcessor, customerId: string): Promise<string> {
@@ -66,12 +40,8 @@ export async function ensureProcessorCustomer(trx: Knex.Transaction, processor: 
   return (await customers.findProcessorCustomer(trx, customerId, processor.name))!.processor_customer_id;
 }
 
-export async function listPaymentMethods(db: Knex, caller: CustomerCaller, query: ListQuery): Promise<Page<PaymentMethodOut>> {
-  const q = customers
-    .readablePaymentMethods(db, caller)
-    .select("*")
-    .orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }, { column: "id" }]);
-  return listPage(q, query, (rows: PaymentMethodRow[]) => rows.map(toPaymentMethod));
+export function listPaymentMethods(db: Knex, caller: CustomerCaller, query: ListQuery): Promise<Page<PaymentMethodOut>> {
+  return listSavedCards(db, caller, query, toPaymentMethod);
 }
 
 export type PaymentMethodCreateInput = OpBody<"customer_portal:customers:add_payment_method">;
@@ -101,33 +71,70 @@ export async function addPaymentMethod(
         "value_error",
         input.confirmation_token_id,
       );
-    const existing: PaymentMethodRow | undefined = await customers
-      .readablePaymentMethods(trx, caller)
-      .where({ processor_ref: saved.paymentMethodRef })
-      .first();
-    const isFirst = !(await customers.readablePaymentMethods(trx, caller).first("id"));
-    const makeDefault = input.set_default || isFirst;
-    if (makeDefault)
-      await customers
-        .readablePaymentMethods(trx, caller)
-        .where({ is_default: true })
-        .update({ is_default: false, modified_at: new Date() });
-    const values = {
-      organization_id: caller.organizationId,
-      customer_id: caller.customerId,
-      processor: "stripe",
-      type: "card",
-      method_metadata: JSON.stringify(savedCardMetadata(card)),
-      processor_ref: saved.paymentMethodRef,
-      is_default: makeDefault || (existing?.is_default ?? false),
-    };
-    const row = existing
-      ? await customers.updatePaymentMethod(trx, existing.id, Object.assign({}, values, { modified_at: new Date() }))
-      : await customers.insertPaymentMethod(trx, values);
-    await retryPastDueWith(uow, trx, caller.customerId, row.id);
-    // The method's own fields beside: the clients before 0.49.0 read the answer as the bare method.
-    return Object.assign(toPaymentMethod(row), { status: "succeeded" as const, payment_method: toPaymentMethod(row) });
+    return keepSavedMethod(uow, trx, caller, { paymentMethodRef: saved.paymentMethodRef, card }, input.set_default);
   });
+}
+
+export type PaymentMethodConfirmInput = OpBody<"customer_portal:customers:confirm_payment_method">;
+
+/**
+ * Saves the method of a setup addPaymentMethod answered requires_action for, once its holder has
+ * authenticated it; a setup still waiting answers requires_action again. Only the customer's own
+ * setups: another's, an unknown or a failed one is a 422.
+ */
+export async function confirmPaymentMethod(
+  uow: UnitOfWork,
+  caller: CustomerCaller,
+  input: PaymentMethodConfirmInput,
+  processor: PaymentProcessor = getProcessor(),
+): Promise<PaymentMethodCreateOut> {
+  return uow.db.transaction(async (trx): Promise<PaymentMethodCreateOut> => {
+    await customers.lockCustomer(trx, caller.customerId);
+    const account = await customers.findProcessorCustomer(trx, caller.customerId, processor.name);
+    if (!account) throw new CustomerNotReady("This customer has no payment method setup to confirm: add a payment method first.");
+    const setup = await processor.findSetup(input.setup_intent_id);
+    const refused = () => invalid(["body", "setup_intent_id"], "Invalid setup_intent_id.", "value_error", input.setup_intent_id);
+    if (!setup || setup.customerRef !== account.processor_customer_id || setup.status === "failed") throw refused();
+    if (setup.status === "requires_action" && setup.clientSecret) return { status: "requires_action", client_secret: setup.clientSecret };
+    if (setup.status !== "succeeded" || !setup.card || !setup.paymentMethodRef) throw refused();
+    return keepSavedMethod(uow, trx, caller, { paymentMethodRef: setup.paymentMethodRef, card: setup.card }, input.set_default);
+  });
+}
+
+/**
+ * Saves the method a setup saved at the processor (a new row, or the one it already has),
+ * the default when asked or when it is the customer's first; a past-due subscription pays with it.
+ */
+async function keepSavedMethod(
+  uow: UnitOfWork,
+  trx: Knex.Transaction,
+  caller: CustomerCaller,
+  saved: { paymentMethodRef: string; card: CardDetails },
+  setDefault: boolean,
+): Promise<PaymentMethodCreateOut> {
+  const existing: PaymentMethodRow | undefined = await customers
+    .readablePaymentMethods(trx, caller)
+    .where({ processor_ref: saved.paymentMethodRef })
+    .first();
+  const isFirst = !(await customers.readablePaymentMethods(trx, caller).first("id"));
+  const makeDefault = setDefault || isFirst;
+  if (makeDefault)
+    await customers.readablePaymentMethods(trx, caller).where({ is_default: true }).update({ is_default: false, modified_at: new Date() });
+  const values = {
+    organization_id: caller.organizationId,
+    customer_id: caller.customerId,
+    processor: "stripe",
+    type: "card",
+    method_metadata: JSON.stringify(savedCardMetadata(saved.card)),
+    processor_ref: saved.paymentMethodRef,
+    is_default: makeDefault || (existing?.is_default ?? false),
+  };
+  const row = existing
+    ? await customers.updatePaymentMethod(trx, existing.id, Object.assign({}, values, { modified_at: new Date() }))
+    : await customers.insertPaymentMethod(trx, values);
+  await retryPastDueWith(uow, trx, caller.customerId, row.id);
+  // The method's own fields beside: the clients before 0.49.0 read the answer as the bare method.
+  return Object.assign(toPaymentMethod(row), { status: "succeeded" as const, payment_method: toPaymentMethod(row) });
 }
 
 /**

@@ -32,6 +32,7 @@ const SECTION_OF: Partial<Record<OperationId, PortalSection>> = {
   "customer_portal:customers:add_payment_method": "payment_methods",
   "customer_portal:customers:delete_payment_method": "payment_methods",
   "customer_portal:customers:set_default_payment_method": "payment_methods",
+  "customer_portal:customers:confirm_payment_method": "payment_methods",
   // customers:update is checked by what it changes (service.ts): email preferences are always offered.
 };
 

@@ -95,7 +95,7 @@ export async function requestCode(db: Knex, input: { email: string; organization
     while (!(await insertCode(trx, Object.assign({}, row, { code_hash: hashToken(code) })))) code = newCode();
     const portal = `${portalBaseUrl()}/${encodeURIComponent(org.slug)}/portal`;
     // Sent before commit: a code that could not be sent is not kept.
-    await send({
+    await sendCode({
       to: customer.email,
       subject: `Your ${org.name} sign-in code: ${code}`,
       text: [
@@ -113,18 +113,18 @@ export async function requestCode(db: Knex, input: { email: string; organization
   return null;
 }
 
-/** Sends the email; a server with nowhere to send email answers 503 MailNotConfigured. */
-async function send(mail: Parameters<typeof sendMail>[0]): Promise<void> {
+/** Sends the email (`what` it is, for the 503); a server with nowhere to send email answers 503 MailNotConfigured. */
+export async function sendCode(mail: Parameters<typeof sendMail>[0], what = "sign-in codes"): Promise<void> {
   try {
     await sendMail(mail);
   } catch (err) {
     if (err instanceof MailNotConfigured)
-      throw new ApiError(503, "MailNotConfigured", "This server has no email set up (SMTP_URL), so it can't send sign-in codes.");
+      throw new ApiError(503, "MailNotConfigured", `This server has no email set up (SMTP_URL), so it can't send ${what}.`);
     throw err;
   }
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

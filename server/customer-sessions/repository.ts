@@ -138,3 +138,36 @@ export function limitingFailureFromClient(db: Knex, clientIp: string, since: Dat
 export async function recordFailure(db: Knex, clientIp: string): Promise<void> {
   await db("customer_session_code_failures").insert({ client_ip: clientIp });
 }
+
+/** A customer's pending email change: the new address and the hash of the code sent to it. */
+export interface EmailVerificationRow {
+  id: string;
+  organization_id: string;
+  customer_id: string;
+  email: string;
+  token_hash: string;
+  expires_at: Date;
+}
+
+/** Puts the customer's pending email change in place of any earlier one (whose code stops working). */
+export async function replaceEmailVerification(
+  db: Knex,
+  values: Pick<EmailVerificationRow, "organization_id" | "customer_id" | "email" | "token_hash" | "expires_at">,
+): Promise<void> {
+  await db("customer_email_verifications").where({ customer_id: values.customer_id }).delete();
+  await db("customer_email_verifications").insert(values);
+}
+
+/** The pending email change whose code has this hash, while it has not expired (locked when asked). */
+export function liveEmailVerification(
+  db: Knex,
+  tokenHash: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<EmailVerificationRow | undefined> {
+  const q = db("customer_email_verifications").where({ token_hash: tokenHash }).where("expires_at", ">", db.fn.now()).first();
+  return opts.forUpdate ? q.forUpdate() : q;
+}
+
+export async function deleteEmailVerification(db: Knex, id: string): Promise<void> {
+  await db("customer_email_verifications").where({ id }).delete();
+}

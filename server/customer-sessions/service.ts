@@ -3,7 +3,7 @@
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import { slugOf } from "../organizations/repository.js";
-import { findReadable } from "../customers/repository.js";
+import { findReadable, liveById } from "../customers/repository.js";
 import { hashToken, randomToken, type CustomerCaller, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, Unauthorized } from "../kit/errors.js";
 import { toCustomerSession, type CustomerSessionOut } from "./models.js";
@@ -16,6 +16,7 @@ export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
 
 export type CustomerSessionCreateInput = components["schemas"]["CustomerSessionCreate"];
 export type CustomerCustomerSessionOut = components["schemas"]["CustomerCustomerSession"];
+export type PortalAuthenticatedUserOut = components["schemas"]["PortalAuthenticatedUser"];
 
 export async function createCustomerSession(
   db: Knex,
@@ -49,6 +50,13 @@ export async function introspectSession(db: Knex, caller: CustomerCaller): Promi
   const row = await sessionById(db, caller.sessionId);
   if (!row) throw new Unauthorized("Invalid or expired customer session.");
   return { expires_at: isoRequired(row.expires_at), return_url: row.return_url };
+}
+
+/** Who the portal session is signed in as: its customer (members of team customers, once there are any, sign in as themselves). */
+export async function authenticatedUser(db: Knex, caller: CustomerCaller): Promise<PortalAuthenticatedUserOut> {
+  const customer = await liveById(db, caller.customerId);
+  if (!customer) throw new Unauthorized("Invalid or expired customer session.");
+  return { type: "customer", name: customer.name, email: customer.email, customer_id: customer.id, member_id: null, role: null };
 }
 
 /** A live customer session: not expired, not revoked, and its customer not deleted. */

@@ -10,6 +10,7 @@ import {
   deleteCustomer,
   getCustomer,
   getCustomerState,
+  listCustomerPaymentMethods,
   listCustomers,
   updateCustomer,
   type CustomerDependents,
@@ -25,7 +26,9 @@ type CustomerOps =
   | "customers:update_external"
   | "customers:delete_external"
   | "customers:get_state"
-  | "customers:get_state_external";
+  | "customers:get_state_external"
+  | "customers:list_payment_methods"
+  | "customers:list_payment_methods_external";
 
 const dependents: CustomerDependents = { attributeExternalEvents, readCustomerState, revokeCustomerSessions, liveSubscriptionOf };
 
@@ -69,5 +72,13 @@ export const customerHandlers: Handlers<CustomerOps> = {
   "customers:get_state_external": async ({ params }, ctx) => ({
     status: 200,
     body: await getCustomerState(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents),
+  }),
+  "customers:list_payment_methods": async ({ params, query }, ctx) => ({
+    status: 200,
+    body: await listCustomerPaymentMethods(ctx.db, orgCaller(ctx), { id: params.id }, query),
+  }),
+  "customers:list_payment_methods_external": async ({ params, query }, ctx) => ({
+    status: 200,
+    body: await listCustomerPaymentMethods(ctx.db, orgCaller(ctx), { externalId: params.external_id }, query),
   }),
 };

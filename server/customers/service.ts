@@ -13,7 +13,7 @@ import { checkEmail } from "../kit/email.js";
 // The portal's sign-in code request (customer-sessions/codes.ts) takes it from here.
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
-import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
+import { applyMetadataFilter, applySorting, listPage, type ListQuery, type Page } from "../kit/pagination.js";
 import { checkAddress, type Address } from "./address.js";
 import { toCustomer, type CustomerOut, type CustomerStateOut } from "./models.js";
 import {
@@ -29,6 +29,7 @@ import {
   type CustomerType,
   type OrganizationScope,
 } from "./repository.js";
+import { listSavedCards, toMerchantPaymentMethod, type MerchantPaymentMethodOut } from "./saved-cards.js";
 import { checkTaxId, type TaxId } from "./tax-id.js";
 import { checkTaxIdAfterCommit } from "./tax-id-check.js";
 import { jsonb } from "../kit/db.js";
@@ -124,6 +125,18 @@ export async function getCustomer(db: Knex, caller: OrganizationScope, key: Cust
   const row = await findReadable(db, caller, key);
   if (!row) throw notFound();
   return toCustomer(row);
+}
+
+/** A customer's saved payment methods, as the merchant reads them. */
+export async function listCustomerPaymentMethods(
+  db: Knex,
+  caller: OrganizationScope,
+  key: CustomerKey,
+  query: ListQuery,
+): Promise<Page<MerchantPaymentMethodOut>> {
+  const row = await findReadable(db, caller, key);
+  if (!row) throw notFound();
+  return listSavedCards(db, { organizationId: caller.organizationId, customerId: row.id }, query, toMerchantPaymentMethod);
 }
 
 export async function listCustomers(

@@ -59,6 +59,7 @@ import * as taxSyncDue from "./0150_tax_sync_due.js";
 import * as emailSends from "./0160_email_sends.js";
 import * as emailPreferences from "./0165_email_preferences.js";
 import * as disputes from "./0170_disputes.js";
+import * as customerEmailVerifications from "./0180_customer_email_verifications.js";
 import * as draftOrders from "./0190_draft_orders.js";
 
 export const migrations = [
@@ -122,5 +123,6 @@ export const migrations = [
   { name: "0160_email_sends", ...emailSends },
   { name: "0165_email_preferences", ...emailPreferences },
   { name: "0170_disputes", ...disputes },
+  { name: "0180_customer_email_verifications", ...customerEmailVerifications },
   { name: "0190_draft_orders", ...draftOrders },
 ];

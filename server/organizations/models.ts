@@ -91,6 +91,11 @@ export function capabilitiesOf(status: OrganizationRow["status"]): OrganizationO
   };
 }
 
+/** Whether the organization's customers may change their email in the portal (off unless switched on, as Polar's). */
+export function allowsEmailChange(stored: Partial<StoredPortalSettings> | null): boolean {
+  return stored?.customer?.allow_email_change === true;
+}
+
 /** The portal settings as the API shows them: the stored sections, `usage` as `{ show }`, and the subscription part. */
 function portalSettingsOut(
   stored: Partial<StoredPortalSettings> | null,
@@ -105,6 +110,7 @@ function portalSettingsOut(
     payment_methods: s.payment_methods,
     billing_details: s.billing_details,
     subscription: { update_seats: s.subscription?.update_seats ?? true, update_plan: subscription.allow_customer_updates },
+    customer: { allow_email_change: allowsEmailChange(stored) },
   };
 }
 

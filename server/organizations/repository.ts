@@ -46,7 +46,10 @@ export type PortalSection = "orders" | "subscriptions" | "benefits" | "usage" | 
  * and whether customers may change a seat-based subscription's seats. Whether they may change plan
  * is the subscription settings' allow_customer_updates.
  */
-export type StoredPortalSettings = Record<PortalSection, boolean> & { subscription?: { update_seats?: boolean } };
+export type StoredPortalSettings = Record<PortalSection, boolean> & {
+  subscription?: { update_seats?: boolean };
+  customer?: { allow_email_change?: boolean };
+};
 type OrganizationOut = components["schemas"]["Organization"];
 
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder<OrganizationRow> {

@@ -141,13 +141,10 @@ function settingsColumns(trx: Knex, stored: StoredSettings, input: SettingsInput
 
   if (portal) {
     offOnly(portal.subscription?.pause, ["body", "customer_portal_settings", "subscription", "pause"], "Pausing a subscription");
-    offOnly(
-      portal.customer?.allow_email_change,
-      ["body", "customer_portal_settings", "customer", "allow_email_change"],
-      "Changing one's email address in the portal",
-    );
-    const { usage, subscription: portalSubscription, customer: _customer, ...sections } = portal;
+    const { usage, subscription: portalSubscription, customer, ...sections } = portal;
     const next: Partial<StoredPortalSettings> = Object.assign({}, stored.customer_portal_settings, sections);
+    const allowEmailChange = customer?.allow_email_change;
+    if (allowEmailChange !== undefined) next.customer = { allow_email_change: allowEmailChange };
     if (usage !== undefined) next.usage = typeof usage === "boolean" ? usage : usage.show;
     if (portalSubscription?.update_seats !== undefined) next.subscription = { update_seats: portalSubscription.update_seats };
     out.customer_portal_settings = jsonb(trx, next);

@@ -66,6 +66,16 @@ export interface SavedMethod {
   clientSecret: string | null;
 }
 
+/** A setup (Stripe's setup intent) as the processor has it now: whose, how far, and the method it saved. */
+export interface SetupState {
+  customerRef: string | null;
+  /** "requires_action": its holder has not authenticated it yet; "failed": it will save nothing. */
+  status: "succeeded" | "requires_action" | "failed";
+  paymentMethodRef: string | null;
+  card: CardDetails | null;
+  clientSecret: string | null;
+}
+
 export interface ConfirmPaymentInput {
   amount: number;
   currency: string;
@@ -99,6 +109,8 @@ export interface PaymentProcessor {
   createCustomer(input: { email: string; name: string | null; idempotencyKey: string; metadata: Record<string, string> }): Promise<string>;
   confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmResult>;
   savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }): Promise<SavedMethod>;
+  /** A setup savePaymentMethod started (its ref: the client secret's prefix), null when the processor knows none. */
+  findSetup(setupRef: string): Promise<SetupState | null>;
   chargeSaved(input: ChargeSavedInput): Promise<ChargeResult>;
   refund(input: {
     paymentRef: string;

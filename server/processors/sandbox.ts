@@ -13,6 +13,7 @@ import type {
   ConfirmResult,
   PaymentProcessor,
   SavedMethod,
+  SetupState,
 } from "./processor.js";
 import { setting } from "../config.js";
 import { sleep } from "../kit/time.js";
@@ -90,6 +91,13 @@ export interface SandboxCharge {
   currency: string;
   paymentMethodRef: string;
   status: ChargeResult["status"];
+}
+
+/** A setup the sandbox started: whose, with which test token, and the method it saves. */
+interface SandboxSetup {
+  customerRef: string;
+  token: string;
+  paymentMethodRef: string;
 }
 
 export interface SandboxOptions {
@@ -220,14 +228,47 @@ export class SandboxProcessor implements PaymentProcessor {
     return result;
   }
 
-  async savePaymentMethod(input: { confirmationToken: string; idempotencyKey: string }): Promise<SavedMethod> {
+  async savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }): Promise<SavedMethod> {
     const parsed = parseSandboxToken(input.confirmationToken);
+    const setupRef = ref("seti", input.idempotencyKey);
+    const paymentMethodRef = methodRef(parsed ? cardNumberOf(input.confirmationToken) : null, input.idempotencyKey);
+    await this.once<SandboxSetup>(`setup:${setupRef}`, () => ({
+      customerRef: input.customerRef,
+      token: input.confirmationToken,
+      paymentMethodRef,
+    }));
     return {
-      paymentMethodRef: methodRef(parsed ? cardNumberOf(input.confirmationToken) : null, input.idempotencyKey),
+      paymentMethodRef,
       card: parsed?.card ?? null,
       // The 3-D Secure card's setup waits for its holder, as Stripe's setup intent does.
-      clientSecret: parsed?.outcome === "requires_action" ? `${ref("seti", input.idempotencyKey)}_secret` : null,
+      clientSecret: parsed?.outcome === "requires_action" ? `${setupRef}_secret` : null,
     };
+  }
+
+  /**
+   * A setup savePaymentMethod recorded. Its holder authenticates on the processor's own page, which
+   * the sandbox has not: a setup asked for again is authenticated, as after Stripe.js' confirmCardSetup.
+   */
+  async findSetup(setupRef: string): Promise<SetupState | null> {
+    const setup = await this.recorded<SandboxSetup>(`setup:${setupRef}`);
+    if (!setup) return null;
+    const parsed = parseSandboxToken(setup.token);
+    return {
+      customerRef: setup.customerRef,
+      status: parsed ? "succeeded" : "failed",
+      paymentMethodRef: setup.paymentMethodRef,
+      card: parsed?.card ?? null,
+      clientSecret: null,
+    };
+  }
+
+  /** What `key` was answered, if it was (here, or in the ledger); null otherwise. */
+  private async recorded<T>(key: string): Promise<T | null> {
+    const seen = this.seen.get(key) as Promise<T> | undefined;
+    if (seen) return seen;
+    if (!this.ledgerDir) return null;
+    const entry = await readEntry(entryFile(this.ledgerDir, key));
+    return entry ? (entry.value as T) : null;
   }
 
   /** Every off-session charge this process really made (one per idempotency key): what tests count. */

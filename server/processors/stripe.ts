@@ -12,6 +12,7 @@ import {
   type DisputeStatus,
   type PaymentProcessor,
   type ProcessorDispute,
+  type SetupState,
 } from "./processor.js";
 
 export interface StripeOptions {
@@ -160,6 +161,23 @@ export class StripeProcessor implements PaymentProcessor {
     const pm = setup.payment_method;
     const clientSecret = setup.status === "requires_action" ? setup.client_secret : null;
     return { paymentMethodRef: typeof pm === "string" ? pm : (pm?.id ?? ""), card: cardOf(pm), clientSecret };
+  }
+
+  async findSetup(setupRef: string): Promise<SetupState | null> {
+    try {
+      const setup = await this.client.setupIntents.retrieve(setupRef, { expand: ["payment_method"] });
+      const pm = setup.payment_method;
+      return {
+        customerRef: typeof setup.customer === "string" ? setup.customer : (setup.customer?.id ?? null),
+        status: setup.status === "succeeded" || setup.status === "requires_action" ? setup.status : "failed",
+        paymentMethodRef: typeof pm === "string" ? pm : (pm?.id ?? null),
+        card: cardOf(pm),
+        clientSecret: setup.client_secret,
+      };
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeInvalidRequestError) return null;
+      throw err;
+    }
   }
 
   /** Off-session: the customer is not there, so a card that needs action is a decline. */

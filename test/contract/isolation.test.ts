@@ -189,6 +189,8 @@ const PUBLIC: Record<string, string> = {
   "customer_portal:organizations:get": "a storefront: the organization's public profile and products",
   "customer_portal:customer_session:request": "mails a sign-in code to the organization's customer with that email, if any",
   "customer_portal:customer_session:authenticate": "the emailed code is the credential",
+  "customer_portal:customers:check_email_update": "the code mailed to the new address is the credential",
+  "customer_portal:customers:verify_email_update": "the code mailed to the new address is the credential",
 };
 
 /** Operations an OAuth2 client authenticates inside the handler (its client id and secret): walked by their own test. */
@@ -613,6 +615,14 @@ describe("isolation and permissions over every operation", () => {
         const meText = await me.text();
         if (me.status !== 200 || !meText.includes(f.markerA2))
           failures.push(`${op.id} (A2's code): ${res.status} ${res.text.slice(0, 100)} → ${me.status} ${meText.slice(0, 200)}`);
+      } else if (op.id.endsWith("_email_update")) {
+        // Only the code mailed to the new address proves anything: a made-up one changes nothing and signs in no one.
+        const token = `polar_cev_${randomUUID().replace(/-/g, "")}`;
+        const res =
+          op.method.toLowerCase() === "get"
+            ? await send(op, { path: `${op.path}?token=${token}` }, null)
+            : await send(op, { path: op.path, body: { token } }, null);
+        if (res.status !== 401 || res.text.includes("polar_cst_")) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
       } else if (op.path.includes("{client_secret}")) {
         const res = await send(
           op,

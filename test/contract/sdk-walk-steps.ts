@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { foldUsage } from "../../server/meters/fold.js";
-import type { Browser } from "../harness/index.js";
+import { latestMail, linkIn, type Browser } from "../harness/index.js";
 import { consent, REDIRECT, type Registered } from "../oauth2/flow.js";
 import type { Step, Vars } from "./sdk-walk.js";
 
@@ -58,6 +58,7 @@ export function walkSteps(h: WalkHarness): Step[] {
   const tag = randomUUID().slice(0, 8);
   const session = (v: Vars) => ({ customerSession: v.portalToken });
   const oauth = { clientId: h.oauthClient.client_id, clientSecret: h.oauthClient.client_secret };
+  const newEmail = `walker-moved-${tag}@example.com`;
   const confirmBody = { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" };
   return [
     // The organization, and one the signed-in user creates.
@@ -248,6 +249,8 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "checkoutsClientConfirm", as: "anon", args: (v) => [{ clientSecret: v.oneTimeSecret, checkoutConfirmStripe: confirmBody }] },
     { fn: "customersGetState", args: (v) => [{ id: v.customerId }] },
     { fn: "customersGetStateExternal", args: (v) => [{ externalId: v.externalId }] },
+    { fn: "customersListPaymentMethods", args: (v) => [{ id: v.customerId }] },
+    { fn: "customersListPaymentMethodsExternal", args: (v) => [{ externalId: v.externalId }] },
 
     { fn: "subscriptionsList", args: (v) => [{ customerId: v.customerId }], keep: { subscriptionId: "result.items.0.id" } },
     { fn: "subscriptionsGet", args: (v) => [{ id: v.subscriptionId }] },
@@ -310,6 +313,7 @@ export function walkSteps(h: WalkHarness): Step[] {
 
     // What the purchase granted (the grant jobs run on the worker).
     { fn: "benefitsGrants", args: (v) => [{ id: v.customBenefitId }], until: ["result.items.0.isGranted", true] },
+    { fn: "benefitGrantsList", args: (v) => [{ customerId: v.customerId, sorting: ["-granted_at"] }] },
     {
       fn: "licenseKeysList",
       args: () => [{}],
@@ -376,6 +380,26 @@ export function walkSteps(h: WalkHarness): Step[] {
       as: "anon",
       args: (v) => [session(v), { billingName: "Walker SARL", billingAddress: { country: "FR", city: "Lyon" } }],
     },
+    {
+      chore: "let the organization's customers change their email",
+      run: async (v) => {
+        await h
+          .knex("organizations")
+          .where({ id: v.organizationId })
+          .update({ customer_portal_settings: { customer: { allow_email_change: true } } });
+      },
+    },
+    { fn: "customerPortalCustomersRequestEmailUpdate", as: "anon", args: (v) => [session(v), { email: newEmail }] },
+    {
+      // Only the clients with the email change asked for a code: the others find no email.
+      chore: "read the email change code (Mailpit)",
+      run: async (v) => {
+        const mail = await latestMail(newEmail, { timeoutMs: 3_000 }).catch(() => null);
+        if (mail) v.emailCode = new URL(linkIn(mail, "/portal/verify-email")).searchParams.get("token");
+      },
+    },
+    { fn: "customerPortalCustomersCheckEmailUpdate", as: "anon", args: (v) => [{ token: v.emailCode }] },
+    { fn: "customerPortalCustomersVerifyEmailUpdate", as: "anon", args: (v) => [{ token: v.emailCode }] },
     { fn: "customerPortalCustomersListPaymentMethods", as: "anon", args: (v) => [session(v), {}] },
     {
       fn: "customerPortalCustomersAddPaymentMethod",
@@ -385,6 +409,29 @@ export function walkSteps(h: WalkHarness): Step[] {
       keep: { paymentMethodId: ["id", "paymentMethod.id"] },
     },
     { fn: "customerPortalCustomersDeletePaymentMethod", as: "anon", args: (v) => [session(v), { id: v.paymentMethodId }] },
+    {
+      chore: "add a card that needs 3-D Secure (its setup waits)",
+      run: async (v) => {
+        const res = await fetch(`${h.apiUrl}/v1/customer-portal/customers/me/payment-methods`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${String(v.portalToken)}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            confirmation_token_id: "tok_sandbox_requires_action",
+            set_default: false,
+            return_url: "https://example.com/back",
+          }),
+        });
+        const body: { client_secret?: string } = await res.json();
+        if (res.status !== 201 || !body.client_secret) throw new Error(`the add answered ${res.status}`);
+        v.setupIntentId = body.client_secret.replace(/_secret$/, "");
+      },
+    },
+    {
+      fn: "customerPortalCustomersConfirmPaymentMethod",
+      as: "anon",
+      args: (v) => [session(v), { setupIntentId: v.setupIntentId, setDefault: false }],
+    },
+    { fn: "customerPortalCustomerSessionGetAuthenticatedUser", as: "anon", args: (v) => [session(v)] },
     { fn: "customerPortalOrdersList", as: "anon", args: (v) => [session(v), {}] },
     { fn: "customerPortalOrdersGet", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }] },
     {

@@ -16,6 +16,8 @@ import {
   createLicenseKey,
   createOrder,
   createPayment,
+  latestMail,
+  linkIn,
   orgWithToken,
   ownerWithOrganization,
   uniqueEmail,
@@ -75,15 +77,7 @@ const NOT_SERVED: Record<string, string> = {
   ...only("license key rotation", ["licenseKeys.rotate", "customerPortal.licenseKeys.rotate"]),
   ...only("subscriptions created by the merchant", ["subscriptions.create"]),
   ...only("product deletion", ["products.delete"]),
-  ...only("the benefit grants list across benefits, and a benefit's files", ["benefitGrants.list", "benefits.files"]),
-  ...only("a customer's payment methods for the merchant", ["customers.listPaymentMethods", "customers.listPaymentMethodsExternal"]),
-  ...only("the portal's authenticated user, email change and payment method confirmation", [
-    "customerPortal.customerSession.getAuthenticatedUser",
-    "customerPortal.customers.requestEmailUpdate",
-    "customerPortal.customers.checkEmailUpdate",
-    "customerPortal.customers.verifyEmailUpdate",
-    "customerPortal.customers.confirmPaymentMethod",
-  ]),
+  ...only("a benefit's files", ["benefits.files"]),
 };
 
 /** Served outside the contract: OAuth2 client registration (RFC 7591, server/oauth2/routes.ts), for a signed-in user. */
@@ -198,6 +192,8 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.customers.updateExternal(externalId, { name: "Walker III" });
   await m.customers.getState(customer.id);
   await m.customers.getStateExternal(externalId);
+  await m.customers.listPaymentMethods(customer.id);
+  await m.customers.listPaymentMethodsExternal(externalId);
 
   // Checkouts: a one-time purchase and two subscriptions, paid on the sandbox processor.
   const pay = { confirmation_token_id: "tok_sandbox_success", customer_billing_address: { country: "FR" } } as const;
@@ -246,6 +242,7 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   // Benefit grants and license keys (granted as the worker grants them).
   const grant = await createBenefitGrant(k, benefit.id, customer.id, { order_id: order.id });
   await m.benefits.grants(benefit.id);
+  await m.benefitGrants.list({ customer_id: customer.id });
   const key = await createLicenseKey(k, org.id, {
     benefitId: licenseBenefit.id,
     customerId: customer.id,
@@ -366,6 +363,14 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await p.customerPortal.customers.get();
   await p.customerPortal.customerSession.introspect();
   await p.customerPortal.customers.update({ billing_name: "Walker Household" });
+  await k("organizations")
+    .where({ id: org.id })
+    .update({ customer_portal_settings: { customer: { allow_email_change: true } } });
+  const moved = uniqueEmail("moved");
+  await p.customerPortal.customers.requestEmailUpdate({ email: moved });
+  const emailCode = new URL(linkIn(await latestMail(moved), "/portal/verify-email")).searchParams.get("token") ?? "";
+  await p.customerPortal.customers.checkEmailUpdate({ token: emailCode });
+  await p.customerPortal.customers.verifyEmailUpdate({ token: emailCode });
   const method = await p.customerPortal.customers.addPaymentMethod({
     confirmation_token_id: "tok_sandbox_success",
     set_default: false,
@@ -373,6 +378,17 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   });
   await p.customerPortal.customers.listPaymentMethods();
   if ("payment_method" in method) await p.customerPortal.customers.deletePaymentMethod(method.payment_method.id);
+  const needsAction = await p.customerPortal.customers.addPaymentMethod({
+    confirmation_token_id: "tok_sandbox_requires_action",
+    set_default: false,
+    return_url: "https://example.com/back",
+  });
+  if ("client_secret" in needsAction)
+    await p.customerPortal.customers.confirmPaymentMethod({
+      setup_intent_id: needsAction.client_secret.replace(/_secret$/, ""),
+      set_default: false,
+    });
+  await p.customerPortal.customerSession.getAuthenticatedUser();
   await p.customerPortal.orders.list();
   await p.customerPortal.orders.get(order.id);
   const renewal = (await m.orders.list({ customer_id: customer.id, product_id: monthly.id })).items[0];

@@ -66,6 +66,7 @@ describe("customer portal extensions", () => {
       payment_methods: true,
       billing_details: true,
       subscription: { update_seats: true, update_plan: true },
+      customer: { allow_email_change: false },
     });
     const { session } = await subscriber("sections@example.com");
     const portal = anon().customerPortal;

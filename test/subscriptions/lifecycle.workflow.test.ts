@@ -40,6 +40,7 @@ describe("subscription lifecycle workflow", () => {
       createCustomer: (i) => sandbox.createCustomer(i),
       confirmPayment: (i) => sandbox.confirmPayment(i),
       savePaymentMethod: (i) => sandbox.savePaymentMethod(i),
+      findSetup: (ref) => sandbox.findSetup(ref),
       refund: (i) => sandbox.refund(i),
       closeDispute: (i) => sandbox.closeDispute(i),
       chargeSaved: (i) => (chargeHook ? chargeHook(i, () => sandbox.chargeSaved(i)) : sandbox.chargeSaved(i)),

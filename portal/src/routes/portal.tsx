@@ -13,6 +13,7 @@ import { ApiFailure, call } from "../api/errors.js";
 import { PortalContext, type Portal } from "../features/portal/context.js";
 import { offers, PortalLayout, SECTIONS, type SectionId } from "../features/portal/layout.js";
 import { EmailsSection } from "../features/portal/emails.js";
+import { VerifyEmail } from "../features/portal/email-change.js";
 import { OrdersSection } from "../features/portal/orders.js";
 import { OverviewSection } from "../features/portal/overview.js";
 import { forgetToken, storedToken, storeToken, takeTokenFromUrl } from "../features/portal/session.js";
@@ -122,6 +123,20 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
         <p>{state.detail}</p>
       </MessagePage>
     );
+  if (section === "verify-email" && (state.kind === "signin" || state.kind === "ready")) {
+    // The email change link: signed in or not, the code is the proof; it signs in with the new session.
+    return (
+      <VerifyEmail
+        organization={state.storefront.organization}
+        onVerified={(token) => {
+          storeToken(slug, token);
+          setState({ kind: "loading" });
+          navigate(`/${encodeURIComponent(slug)}/portal/emails`, { replace: true });
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
   if (state.kind === "signin") {
     return (
       <SignIn
