@@ -65,6 +65,7 @@ export type OperationId =
   | "customers:create"
   | "customers:delete"
   | "customers:delete_external"
+  | "customers:export"
   | "customers:get"
   | "customers:get_external"
   | "customers:get_state"
@@ -110,6 +111,7 @@ export type OperationId =
   | "oauth2:request_token"
   | "oauth2:revoke_token"
   | "oauth2:userinfo"
+  | "orders:export"
   | "orders:generate_invoice"
   | "orders:get"
   | "orders:invoice"
@@ -591,6 +593,13 @@ export interface OperationTypes {
     status: 204;
     result: null;
   };
+  "customers:export": {
+    params: {};
+    query: NonNullable<Ops["customers:export"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customers:export"]["responses"][200]["content"]["text/csv"];
+  };
   "customers:get": {
     params: Ops["customers:get"]["parameters"]["path"];
     query: {};
@@ -905,6 +914,13 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["oauth2:userinfo"]["responses"][200]["content"]["application/json"];
+  };
+  "orders:export": {
+    params: {};
+    query: NonNullable<Ops["orders:export"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["orders:export"]["responses"][200]["content"]["text/csv"];
   };
   "orders:generate_invoice": {
     params: Ops["orders:generate_invoice"]["parameters"]["path"];

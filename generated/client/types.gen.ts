@@ -16009,6 +16009,56 @@ export type CustomersGetStateExternalResponses = {
 
 export type CustomersGetStateExternalResponse = CustomersGetStateExternalResponses[keyof CustomersGetStateExternalResponses];
 
+export type CustomersExportData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * The time zone the datetimes are written in (an IANA name). Default is UTC.
+         */
+        timezone?: string;
+    };
+    url: '/v1/customers/export';
+};
+
+export type CustomersExportErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersExportError = CustomersExportErrors[keyof CustomersExportErrors];
+
+export type CustomersExportResponses = {
+    /**
+     * Customers as CSV. A request that accepts only JSON gets the same CSV text as a JSON string.
+     */
+    200: string;
+};
+
+export type CustomersExportResponse = CustomersExportResponses[keyof CustomersExportResponses];
+
 export type DiscountsListData = {
     body?: never;
     path?: never;
@@ -18277,6 +18327,60 @@ export type OrdersGenerateInvoiceResponses = {
      */
     202: unknown;
 };
+
+export type OrdersExportData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Filter by product ID.
+         */
+        product_id?: Array<string>;
+        /**
+         * The time zone the datetimes are written in (an IANA name). Default is UTC.
+         */
+        timezone?: string;
+    };
+    url: '/v1/orders/export';
+};
+
+export type OrdersExportErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type OrdersExportError = OrdersExportErrors[keyof OrdersExportErrors];
+
+export type OrdersExportResponses = {
+    /**
+     * Orders as CSV. A request that accepts only JSON gets the same CSV text as a JSON string.
+     */
+    200: string;
+};
+
+export type OrdersExportResponse = OrdersExportResponses[keyof OrdersExportResponses];
 
 export type OrganizationAccessTokensListData = {
     body?: never;

@@ -2,11 +2,13 @@
 // themselves (the subscription an order shows: subscriptions/repository.ts imports orders).
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { orderDependents as dependents } from "../subscriptions/repository.js";
+import { exportOrders } from "./export.js";
 import { getInvoiceUrl, requestInvoice } from "./invoice.js";
 import { getOrder, listOrders, updateOrder } from "./service.js";
 import { getTaxReport } from "./tax-report.js";
 
-type OrderOps = "orders:list" | "orders:get" | "orders:update" | "orders:generate_invoice" | "orders:invoice" | "tax:report";
+type OrderOps =
+  "orders:list" | "orders:get" | "orders:update" | "orders:generate_invoice" | "orders:invoice" | "tax:report" | "orders:export";
 
 export const orderHandlers: Handlers<OrderOps> = {
   "orders:list": async ({ query }, ctx) => ({
@@ -33,5 +35,9 @@ export const orderHandlers: Handlers<OrderOps> = {
   "tax:report": async ({ query }, ctx) => ({
     status: 200,
     body: await getTaxReport(ctx.db, orgCaller(ctx), query),
+  }),
+  "orders:export": async ({ query }, ctx) => ({
+    status: 200,
+    body: await exportOrders(ctx.db, orgCaller(ctx), query),
   }),
 };
