@@ -104,8 +104,14 @@ export type OperationId =
   | "meters:list"
   | "meters:quantities"
   | "meters:update"
+  | "metrics:create_dashboard"
+  | "metrics:delete_dashboard"
+  | "metrics:export"
   | "metrics:get"
+  | "metrics:get_dashboard"
   | "metrics:limits"
+  | "metrics:list_dashboards"
+  | "metrics:update_dashboard"
   | "oauth2:authorize"
   | "oauth2:introspect_token"
   | "oauth2:request_token"
@@ -866,6 +872,27 @@ export interface OperationTypes {
     status: 200;
     result: Ops["meters:update"]["responses"][200]["content"]["application/json"];
   };
+  "metrics:create_dashboard": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["metrics:create_dashboard"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["metrics:create_dashboard"]["responses"][201]["content"]["application/json"];
+  };
+  "metrics:delete_dashboard": {
+    params: Ops["metrics:delete_dashboard"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "metrics:export": {
+    params: {};
+    query: NonNullable<Ops["metrics:export"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["metrics:export"]["responses"][200]["content"]["text/csv"];
+  };
   "metrics:get": {
     params: {};
     query: NonNullable<Ops["metrics:get"]["parameters"]["query"]>;
@@ -873,12 +900,33 @@ export interface OperationTypes {
     status: 200;
     result: Ops["metrics:get"]["responses"][200]["content"]["application/json"];
   };
+  "metrics:get_dashboard": {
+    params: Ops["metrics:get_dashboard"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["metrics:get_dashboard"]["responses"][200]["content"]["application/json"];
+  };
   "metrics:limits": {
     params: {};
     query: {};
     body: undefined;
     status: 200;
     result: Ops["metrics:limits"]["responses"][200]["content"]["application/json"];
+  };
+  "metrics:list_dashboards": {
+    params: {};
+    query: NonNullable<Ops["metrics:list_dashboards"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["metrics:list_dashboards"]["responses"][200]["content"]["application/json"];
+  };
+  "metrics:update_dashboard": {
+    params: Ops["metrics:update_dashboard"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["metrics:update_dashboard"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["metrics:update_dashboard"]["responses"][200]["content"]["application/json"];
   };
   "oauth2:authorize": {
     params: {};

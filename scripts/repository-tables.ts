@@ -29,6 +29,7 @@ export const OWNERS: Record<string, string> = {
   ...own("license-keys", "license_keys license_key_activations"),
   // The usage ledger and what is counted from it; the events and customer meters APIs stand above the meters.
   ...own("meters", "meters meter_rollups usage_fold events event_names customer_meters"),
+  ...own("metrics", "metric_dashboards"),
   ...own("orders", "orders order_items invoice_counters"),
   ...own("organization-access-tokens", "organization_access_tokens"),
   ...own("organizations", "organizations members member_notification_mutes"),
