@@ -83,6 +83,8 @@ export type OperationId =
   | "emails:preview"
   | "emails:resend"
   | "emails:update_notification_preferences"
+  | "event-types:list"
+  | "event-types:update"
   | "events:get"
   | "events:ingest"
   | "events:list"
@@ -724,6 +726,20 @@ export interface OperationTypes {
     body: NonNullable<Ops["emails:update_notification_preferences"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["emails:update_notification_preferences"]["responses"][200]["content"]["application/json"];
+  };
+  "event-types:list": {
+    params: {};
+    query: NonNullable<Ops["event-types:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["event-types:list"]["responses"][200]["content"]["application/json"];
+  };
+  "event-types:update": {
+    params: Ops["event-types:update"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["event-types:update"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["event-types:update"]["responses"][200]["content"]["application/json"];
   };
   "events:get": {
     params: Ops["events:get"]["parameters"]["path"];

@@ -1180,6 +1180,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/event-types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Event Types
+         * @description List the event names ingestion has seen, with their labels and statistics.
+         */
+        get: operations["event-types:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Event Type
+         * @description Update an event type's label.
+         */
+        patch: operations["event-types:update"];
+        trace?: never;
+    };
     "/v1/files/": {
         parameters: {
             query?: never;
@@ -8339,6 +8379,83 @@ export interface components {
         EventSortProperty: "timestamp" | "-timestamp";
         /** @enum {string} */
         EventSource: "system" | "user";
+        EventType: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /**
+             * Format: uuid
+             * @description The ID of the object.
+             */
+            id: string;
+            /** @description The name of the event type. */
+            name: string;
+            /** @description The label for the event type. */
+            label: string;
+            /** @description Property path to extract dynamic label from event metadata. */
+            label_property_selector?: string | null;
+            /**
+             * Format: uuid
+             * @description The ID of the organization owning the event type.
+             */
+            organization_id: string;
+        };
+        EventTypeUpdate: {
+            /** @description The label for the event type (surrounding spaces are dropped). */
+            label: string;
+            /** @description Property path to extract dynamic label from event metadata (e.g., 'subject' or 'metadata.subject'); blank or null for none. */
+            label_property_selector?: string | null;
+        };
+        EventTypeWithStats: {
+            /**
+             * Format: uuid
+             * @description The ID of the event type. Null for system event types.
+             */
+            id: string | null;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the event type. Null for system event types.
+             */
+            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the event type. Null for system event types.
+             */
+            modified_at: string | null;
+            /** @description The name of the event type. */
+            name: string;
+            /** @description The label for the event type. */
+            label: string;
+            /** @description Property path to extract dynamic label from event metadata. */
+            label_property_selector: string | null;
+            /**
+             * Format: uuid
+             * @description The ID of the organization owning the event type.
+             */
+            organization_id: string;
+            source: components["schemas"]["EventSource"];
+            /** @description Number of times the event has occurred. */
+            occurrences: number;
+            /**
+             * Format: date-time
+             * @description The first time the event occurred.
+             */
+            first_seen: string;
+            /**
+             * Format: date-time
+             * @description The last time the event occurred.
+             */
+            last_seen: string;
+        };
+        /** @enum {string} */
+        EventTypesSortProperty: "name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen";
         EventsIngest: {
             /** @description List of events to ingest, at most 1,000. The batch is stored whole or not at all. */
             events: (components["schemas"]["EventCreateCustomer"] | components["schemas"]["EventCreateExternalCustomer"])[];
@@ -8934,6 +9051,10 @@ export interface components {
         };
         ListResourceEventName: {
             items: components["schemas"]["EventName"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceEventTypeWithStats: {
+            items: components["schemas"]["EventTypeWithStats"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceFileRead: {
@@ -18647,6 +18768,186 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "event-types:list": {
+        parameters: {
+            query?: {
+                /** @description Filter by customer ID. */
+                customer_id?: string[];
+                /** @description Filter by external customer ID. */
+                external_customer_id?: string[];
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+                /** @description Filter by organization ID. */
+                organization_id?: string[];
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Filter by specific parent event ID (every event is a root event, so none has one). */
+                parent_id?: string;
+                /** @description Query to filter event types by name or label (a case-insensitive substring). */
+                query?: string;
+                /** @description When true, only return event types with root events (every event is a root event). */
+                root_events?: boolean;
+                /** @description Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order. */
+                sorting?: components["schemas"]["EventTypesSortProperty"][];
+                /** @description Filter by event source (system or user). */
+                source?: components["schemas"]["EventSource"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceEventTypeWithStats"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "event-types:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The event type ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypeUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */

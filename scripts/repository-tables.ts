@@ -23,6 +23,7 @@ export const OWNERS: Record<string, string> = {
   ...own("customers", "customers payment_methods processor_customers"),
   ...own("discounts", "discounts discount_products"),
   ...own("emails", "email_sends"),
+  ...own("events", "event_types"),
   ...own("files", "files"),
   ...own("http", "api_rate_limits"),
   ...own("kit", "outbox idempotency_keys"),

@@ -7079,6 +7079,94 @@ export type EventSortProperty = 'timestamp' | '-timestamp';
 
 export type EventSource = 'system' | 'user';
 
+export type EventType = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The name of the event type.
+     */
+    name: string;
+    /**
+     * The label for the event type.
+     */
+    label: string;
+    /**
+     * Property path to extract dynamic label from event metadata.
+     */
+    label_property_selector?: string | null;
+    /**
+     * The ID of the organization owning the event type.
+     */
+    organization_id: string;
+};
+
+export type EventTypeUpdate = {
+    /**
+     * The label for the event type (surrounding spaces are dropped).
+     */
+    label: string;
+    /**
+     * Property path to extract dynamic label from event metadata (e.g., 'subject' or 'metadata.subject'); blank or null for none.
+     */
+    label_property_selector?: string | null;
+};
+
+export type EventTypeWithStats = {
+    /**
+     * The ID of the event type. Null for system event types.
+     */
+    id: string | null;
+    /**
+     * Creation timestamp of the event type. Null for system event types.
+     */
+    created_at: string | null;
+    /**
+     * Last modification timestamp of the event type. Null for system event types.
+     */
+    modified_at: string | null;
+    /**
+     * The name of the event type.
+     */
+    name: string;
+    /**
+     * The label for the event type.
+     */
+    label: string;
+    /**
+     * Property path to extract dynamic label from event metadata.
+     */
+    label_property_selector: string | null;
+    /**
+     * The ID of the organization owning the event type.
+     */
+    organization_id: string;
+    source: EventSource;
+    /**
+     * Number of times the event has occurred.
+     */
+    occurrences: number;
+    /**
+     * The first time the event occurred.
+     */
+    first_seen: string;
+    /**
+     * The last time the event occurred.
+     */
+    last_seen: string;
+};
+
+export type EventTypesSortProperty = 'name' | '-name' | 'label' | '-label' | 'occurrences' | '-occurrences' | 'first_seen' | '-first_seen' | 'last_seen' | '-last_seen';
+
 export type EventsIngest = {
     /**
      * List of events to ingest, at most 1,000. The batch is stored whole or not at all.
@@ -7816,6 +7904,11 @@ export type ListResourceEvent = {
 
 export type ListResourceEventName = {
     items: Array<EventName>;
+    pagination: Pagination;
+};
+
+export type ListResourceEventTypeWithStats = {
+    items: Array<EventTypeWithStats>;
     pagination: Pagination;
 };
 
@@ -16702,6 +16795,152 @@ export type EventsListNamesResponses = {
 };
 
 export type EventsListNamesResponse = EventsListNamesResponses[keyof EventsListNamesResponses];
+
+export type EventTypesListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * Filter by external customer ID.
+         */
+        external_customer_id?: Array<string>;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Filter by specific parent event ID (every event is a root event, so none has one).
+         */
+        parent_id?: string;
+        /**
+         * Query to filter event types by name or label (a case-insensitive substring).
+         */
+        query?: string;
+        /**
+         * When true, only return event types with root events (every event is a root event).
+         */
+        root_events?: boolean;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<EventTypesSortProperty>;
+        /**
+         * Filter by event source (system or user).
+         */
+        source?: EventSource;
+    };
+    url: '/v1/event-types/';
+};
+
+export type EventTypesListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EventTypesListError = EventTypesListErrors[keyof EventTypesListErrors];
+
+export type EventTypesListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceEventTypeWithStats;
+};
+
+export type EventTypesListResponse = EventTypesListResponses[keyof EventTypesListResponses];
+
+export type EventTypesUpdateData = {
+    body: EventTypeUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The event type ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/event-types/{id}';
+};
+
+export type EventTypesUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EventTypesUpdateError = EventTypesUpdateErrors[keyof EventTypesUpdateErrors];
+
+export type EventTypesUpdateResponses = {
+    /**
+     * Successful Response
+     */
+    200: EventType;
+};
+
+export type EventTypesUpdateResponse = EventTypesUpdateResponses[keyof EventTypesUpdateResponses];
 
 export type FilesListData = {
     body?: never;

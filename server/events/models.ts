@@ -1,10 +1,11 @@
 // The Event wire shapes: a UserEvent (ingested), or one of the nine SystemEvents the platform writes,
-// each with the metadata the contract gives its name; and EventName statistics.
+// each with the metadata the contract gives its name; EventName statistics, and event types.
 import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { EventNameRow, EventRow } from "../meters/events-repository.js";
-import { isoRequired } from "../kit/time.js";
+import { iso, isoRequired } from "../kit/time.js";
+import type { EventTypeRow, TypedNameRow } from "./event-types-repository.js";
 
 type Schemas = components["schemas"];
 export type EventOut = Schemas["Event"];
@@ -17,7 +18,7 @@ const benefitType = (v: unknown): BenefitType => BENEFIT_TYPES.find((t) => t ===
 const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
 /** The system events' types in words. */
-const SYSTEM_LABELS: Record<string, string> = {
+export const SYSTEM_LABELS: Record<string, string> = {
   "benefit.granted": "Benefit granted",
   "benefit.cycled": "Benefit cycled",
   "benefit.revoked": "Benefit revoked",
@@ -92,6 +93,38 @@ export function toEventName(row: EventNameRow): EventNameOut {
   return {
     name: row.name,
     label: eventLabel(row.name, row.source),
+    source: row.source,
+    occurrences: Number(row.occurrences),
+    first_seen: isoRequired(row.first_seen),
+    last_seen: isoRequired(row.last_seen),
+  };
+}
+
+export type EventTypeOut = Schemas["EventType"];
+export type EventTypeWithStatsOut = Schemas["EventTypeWithStats"];
+
+export function toEventType(row: EventTypeRow): EventTypeOut {
+  return {
+    id: row.id,
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    organization_id: row.organization_id,
+    name: row.name,
+    label: row.label,
+    label_property_selector: row.label_property_selector,
+  };
+}
+
+/** A name with its statistics and, for a user name, its type; a system name has no type (its id and times are null). */
+export function toEventTypeWithStats(row: TypedNameRow): EventTypeWithStatsOut {
+  return {
+    id: row.id,
+    created_at: iso(row.created_at),
+    modified_at: iso(row.modified_at),
+    organization_id: row.organization_id,
+    name: row.name,
+    label: row.source === "system" ? eventLabel(row.name, "system") : (row.label ?? row.name),
+    label_property_selector: row.label_property_selector,
     source: row.source,
     occurrences: Number(row.occurrences),
     first_seen: isoRequired(row.first_seen),

@@ -220,10 +220,16 @@ export async function listEvents(db: Knex, caller: OrganizationCaller, query: Ev
 }
 
 /**
- * Event names with how often and when they occurred: from the statistics kept at every write, or,
- * for some customers only, counted from their events.
+ * The event names' statistics, filtered: from the statistics kept at every write, or, for some
+ * customers only, counted from their events.
  */
-export async function listEventNames(db: Knex, caller: OrganizationCaller, query: EventNamesQuery): Promise<Page<EventNameOut>> {
+export function nameStatistics(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: Pick<EventNamesQuery, "customer_id" | "external_customer_id" | "organization_id"> & {
+    source?: EventNamesQuery["source"] | "user" | "system";
+  },
+): Knex.QueryBuilder {
   const org = caller.organizationId;
   const customerIds = asList(query.customer_id);
   const externalIds = asList(query.external_customer_id);
@@ -241,7 +247,16 @@ export async function listEventNames(db: Knex, caller: OrganizationCaller, query
   if (orgs.length) q.whereIn("names.organization_id", orgs.filter(isUuid));
   const sources = asList(query.source);
   if (sources.length) q.whereIn("names.source", sources);
-  if (query.query) q.whereRaw("names.name ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
+  return q;
+}
+
+/** A case-insensitive substring pattern for ilike (% and _ are literal). */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+/** Event names with how often and when they occurred. */
+export async function listEventNames(db: Knex, caller: OrganizationCaller, query: EventNamesQuery): Promise<Page<EventNameOut>> {
+  const q = nameStatistics(db, caller, query);
+  if (query.query) q.whereRaw("names.name ilike ?", [likePattern(query.query)]);
   applySorting(
     q,
     query.sorting,

@@ -59,6 +59,7 @@ import * as taxSyncDue from "./0150_tax_sync_due.js";
 import * as emailSends from "./0160_email_sends.js";
 import * as emailPreferences from "./0165_email_preferences.js";
 import * as metricDashboards from "./0175_metric_dashboards.js";
+import * as eventTypes from "./0176_event_types.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -121,4 +122,5 @@ export const migrations = [
   { name: "0160_email_sends", ...emailSends },
   { name: "0165_email_preferences", ...emailPreferences },
   { name: "0175_metric_dashboards", ...metricDashboards },
+  { name: "0176_event_types", ...eventTypes },
 ];

@@ -315,6 +315,8 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "eventsList", args: () => [{ name: "walk_call" }], keep: { eventId: "result.items.0.id" } },
     { fn: "eventsGet", args: (v) => [{ id: v.eventId }] },
     { fn: "eventsListNames", args: () => [{}] },
+    { fn: "eventTypesList", args: () => [{ source: "user" }], keep: { eventTypeId: "result.items.0.id" } },
+    { fn: "eventTypesUpdate", args: (v) => [{ id: v.eventTypeId, eventTypeUpdate: { label: "Walk calls" } }] },
     { chore: "fold usage (the worker's job)", run: async () => void (await foldUsage(h.knex)) },
     {
       fn: "metersQuantities",

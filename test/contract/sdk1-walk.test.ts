@@ -61,7 +61,6 @@ const NOT_SERVED: Record<string, string> = {
   ]),
   ...only("customer wallets", ["customerPortal.wallets.get", "customerPortal.wallets.list"]),
   ...only("disputes", ["disputes.accept", "disputes.get", "disputes.list"]),
-  ...only("event types", ["eventTypes.list", "eventTypes.update"]),
   ...only("draft orders", ["orders.create", "orders.finalize"]),
   ...only("receipts", ["orders.receipt", "customerPortal.orders.receipt"]),
   ...only("license key rotation", ["licenseKeys.rotate", "customerPortal.licenseKeys.rotate"]),
@@ -260,6 +259,8 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   const events = await m.events.list({ customer_id: customer.id });
   await m.events.get(events.items[0].id);
   await m.events.listNames();
+  const eventTypes = await m.eventTypes.list({ source: "user" });
+  await m.eventTypes.update(eventTypes.items[0].id ?? "", { label: "Walk calls" });
   const today = new Date();
   const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000);
   await m.meters.quantities(meter.id, { start_timestamp: day(-1).toISOString(), end_timestamp: day(1).toISOString(), interval: "day" });
