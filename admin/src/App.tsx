@@ -34,6 +34,7 @@ import licenseKeys from "./resources/license-keys";
 import webhooks from "./resources/webhooks";
 import testClocks from "./resources/test-clocks";
 import events from "./resources/events";
+import eventTypes from "./resources/event-types";
 import customerMeters from "./resources/customer-meters";
 
 function AuthenticatedHome() {
@@ -70,6 +71,7 @@ export function App() {
         <Resource name="custom-fields" {...customFields} options={{ label: "Custom fields" }} />
         <Resource name="meters" {...meters} options={{ label: "Meters" }} />
         <Resource name="events" {...events} options={{ label: "Events" }} />
+        <Resource name="event-types" {...eventTypes} options={{ label: "Event types" }} />
         <Resource name="customer-meters" {...customerMeters} options={{ label: "Customer meters" }} />
         <Resource name="customers" {...customers} options={{ label: "Customers" }} />
         <Resource name="orders" {...orders} options={{ label: "Orders" }} />

@@ -47,6 +47,7 @@ export function Menu() {
       </Section>
       <Section title="Usage">
         <RaMenu.ResourceItem name="events" />
+        <RaMenu.ResourceItem name="event-types" />
         <RaMenu.ResourceItem name="customer-meters" />
       </Section>
       <Section title="Sales">
