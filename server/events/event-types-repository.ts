@@ -58,6 +58,11 @@ export function typedLabel(db: Knex, systemLabels: Record<string, string>): Knex
   );
 }
 
+/** The organization's types of these names. */
+export function typesOfNames(db: Knex, organizationId: string, names: string[]): Promise<EventTypeRow[]> {
+  return db("event_types").where("organization_id", organizationId).whereIn("name", names);
+}
+
 export async function findEventType(
   db: Knex,
   caller: OrganizationCaller,

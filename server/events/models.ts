@@ -30,9 +30,30 @@ export const SYSTEM_LABELS: Record<string, string> = {
   "subscription.product_updated": "Subscription product updated",
 };
 
-/** The label of an event's type: a system event's in words; a user event's is its name, as Polar labels a new event type. */
-export function eventLabel(name: string, source: "system" | "user"): string {
-  return source === "system" ? (SYSTEM_LABELS[name] ?? name) : name;
+/** The label of an event's type: a system event's in words; a user event's is its type's (its name until renamed). */
+export function eventLabel(name: string, source: "system" | "user", typeLabel?: string | null): string {
+  return source === "system" ? (SYSTEM_LABELS[name] ?? name) : (typeLabel ?? name);
+}
+
+/** The value at a dotted path of an event's metadata (`subject`, `metadata.subject`), if there is one. */
+function metadataAt(metadata: unknown, path: string): unknown {
+  let value = metadata;
+  for (const part of path.split(".")) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** A user event's label: the value its type's selector finds in its metadata (when not empty, as Polar's), else the type's label. */
+function userEventLabel(row: EventRow, type: EventTypeRow | undefined): string {
+  if (type?.label_property_selector) {
+    const dynamic = metadataAt(row.metadata, type.label_property_selector);
+    if (dynamic !== undefined && dynamic !== null && dynamic !== "" && dynamic !== false && dynamic !== 0) {
+      return typeof dynamic === "object" ? JSON.stringify(dynamic) : String(dynamic);
+    }
+  }
+  return eventLabel(row.name, "user", type?.label);
 }
 
 function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "metadata">, row: EventRow): SystemEventOut {
@@ -75,7 +96,7 @@ function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "met
   }
 }
 
-export function toEvent(row: EventRow, customer: CustomerRow | undefined): EventOut {
+export function toEvent(row: EventRow, customer: CustomerRow | undefined, type?: EventTypeRow): EventOut {
   const base = {
     id: row.id,
     timestamp: isoRequired(row.timestamp),
@@ -83,16 +104,16 @@ export function toEvent(row: EventRow, customer: CustomerRow | undefined): Event
     customer_id: row.customer_id ?? customer?.id ?? null,
     customer: customer ? toCustomer(customer) : null,
     external_customer_id: row.external_customer_id,
-    label: eventLabel(row.name, row.source),
+    label: row.source === "system" ? eventLabel(row.name, "system") : userEventLabel(row, type),
   };
   if (row.source === "system") return toSystemEvent(base, row);
   return Object.assign(base, { source: "user" as const, name: row.name, metadata: row.metadata });
 }
 
-export function toEventName(row: EventNameRow): EventNameOut {
+export function toEventName(row: EventNameRow & Pick<TypedNameRow, "label">): EventNameOut {
   return {
     name: row.name,
-    label: eventLabel(row.name, row.source),
+    label: eventLabel(row.name, row.source, row.label),
     source: row.source,
     occurrences: Number(row.occurrences),
     first_seen: isoRequired(row.first_seen),
@@ -123,7 +144,7 @@ export function toEventTypeWithStats(row: TypedNameRow): EventTypeWithStatsOut {
     modified_at: iso(row.modified_at),
     organization_id: row.organization_id,
     name: row.name,
-    label: row.source === "system" ? eventLabel(row.name, "system") : (row.label ?? row.name),
+    label: eventLabel(row.name, row.source, row.label),
     label_property_selector: row.label_property_selector,
     source: row.source,
     occurrences: Number(row.occurrences),

@@ -22,11 +22,11 @@ import {
   whereCustomers,
   whereExternalCustomers,
   whereSearch,
-  type EventNameRow,
   type EventRow,
 } from "../meters/events-repository.js";
 import { eventRefs } from "../customers/repository.js";
 import { storeEvents, type NewEvent } from "./store.js";
+import { typesOfNames, withTypes, type TypedNameRow } from "./event-types-repository.js";
 
 export type IngestInput = OpBody<"events:ingest">;
 export type EventListQuery = OpQuery<"events:list">;
@@ -162,8 +162,13 @@ async function customerRefs(
 }
 
 async function toEvents(db: Knex, organizationId: string, rows: EventRow[]): Promise<EventOut[]> {
-  const customers = await customersOf(db, organizationId, rows);
-  return rows.map((r) => toEvent(r, customerOf(r, customers)));
+  const names = [...new Set(rows.filter((r) => r.source === "user").map((r) => r.name))];
+  const [customers, types] = await Promise.all([
+    customersOf(db, organizationId, rows),
+    names.length ? typesOfNames(db, organizationId, names) : [],
+  ]);
+  const typeOf = new Map(types.map((t) => [t.name, t]));
+  return rows.map((r) => toEvent(r, customerOf(r, customers), r.source === "user" ? typeOf.get(r.name) : undefined));
 }
 
 export async function getEvent(db: Knex, caller: OrganizationCaller, id: string): Promise<EventOut> {
@@ -255,7 +260,7 @@ export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")
 
 /** Event names with how often and when they occurred. */
 export async function listEventNames(db: Knex, caller: OrganizationCaller, query: EventNamesQuery): Promise<Page<EventNameOut>> {
-  const q = nameStatistics(db, caller, query);
+  const q = withTypes(nameStatistics(db, caller, query));
   if (query.query) q.whereRaw("names.name ilike ?", [likePattern(query.query)]);
   applySorting(
     q,
@@ -265,5 +270,5 @@ export async function listEventNames(db: Knex, caller: OrganizationCaller, query
     "names.name",
   );
   q.orderBy("names.source");
-  return listPage(q, query, (rows: EventNameRow[]) => rows.map(toEventName));
+  return listPage(q, query, (rows: TypedNameRow[]) => rows.map(toEventName));
 }

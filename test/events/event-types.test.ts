@@ -1,6 +1,7 @@
 // Event types through the 0.49 client: every name ingestion has seen with its statistics, a user
-// name's type made when it is first counted, its label updated (and kept when more events come),
-// the filters and sort keys, another organization's type a 404, bad labels 422s, and the scopes.
+// name's type made when it is first counted, its label updated (and kept when more events come)
+// and shown on its events and event name, the filters and sort keys, another organization's type
+// a 404, bad labels 422s, and the scopes.
 import { describe, expect, it } from "vitest";
 import type { Polar } from "polar-sdk-049";
 import type { EventTypeWithStats } from "polar-sdk-049/models/components/eventtypewithstats.js";
@@ -100,6 +101,30 @@ describe("event types", () => {
     // A blank selector clears it.
     const cleared = await polar.eventTypes.update({ id: signup.id!, eventTypeUpdate: { label: "Sign-up", labelPropertySelector: " " } });
     expect(cleared.labelPropertySelector).toBeNull();
+  });
+
+  it("labels the events and event names with their type's label, or the metadata its selector names", async () => {
+    const { polar, token } = await setup();
+    const signup = (await all(polar)).find((t) => t.name === "signup")!;
+    await polar.eventTypes.update({ id: signup.id!, eventTypeUpdate: { label: "Sign-up", labelPropertySelector: "plan" } });
+    const get = async (path: string) =>
+      (
+        (await (await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          items: { name: string; label: string }[];
+        }
+      ).items.map((e) => [e.name, e.label]);
+    // the first signup has plan "pro" in its metadata, the second none; the others keep theirs
+    expect(await get("/v1/events/?sorting=timestamp")).toEqual([
+      ["signup", "pro"],
+      ["api_call", "api_call"],
+      ["signup", "Sign-up"],
+      ["benefit.granted", "Benefit granted"],
+    ]);
+    expect(await get("/v1/events/names?sorting=name")).toEqual([
+      ["api_call", "api_call"],
+      ["benefit.granted", "Benefit granted"],
+      ["signup", "Sign-up"],
+    ]);
   });
 
   it("hides another organization's types and refuses bad labels and parameters", async () => {
