@@ -15,6 +15,7 @@ import { EmailSettings } from "./settings/EmailSettings";
 import { Members } from "./settings/Members";
 import { AccessTokens } from "./settings/AccessTokens";
 import { TaxReport } from "./tax/TaxReport";
+import { Dashboards } from "./dashboard/Dashboards";
 import { ResetPasswordPage } from "./authProvider/ResetPasswordPage";
 import { AcceptInvitationPage } from "./authProvider/AcceptInvitationPage";
 import { theme } from "./theme";
@@ -112,6 +113,14 @@ export function App() {
             element={
               <Authenticated>
                 <AccessTokens />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/metric-dashboards"
+            element={
+              <Authenticated>
+                <Dashboards />
               </Authenticated>
             }
           />
