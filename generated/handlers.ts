@@ -72,6 +72,7 @@ export type OperationId =
   | "customers:create"
   | "customers:delete"
   | "customers:delete_external"
+  | "customers:export"
   | "customers:get"
   | "customers:get_external"
   | "customers:get_state"
@@ -94,6 +95,8 @@ export type OperationId =
   | "emails:preview"
   | "emails:resend"
   | "emails:update_notification_preferences"
+  | "event-types:list"
+  | "event-types:update"
   | "events:get"
   | "events:ingest"
   | "events:list"
@@ -115,14 +118,21 @@ export type OperationId =
   | "meters:list"
   | "meters:quantities"
   | "meters:update"
+  | "metrics:create_dashboard"
+  | "metrics:delete_dashboard"
+  | "metrics:export"
   | "metrics:get"
+  | "metrics:get_dashboard"
   | "metrics:limits"
+  | "metrics:list_dashboards"
+  | "metrics:update_dashboard"
   | "oauth2:authorize"
   | "oauth2:introspect_token"
   | "oauth2:request_token"
   | "oauth2:revoke_token"
   | "oauth2:userinfo"
   | "orders:create"
+  | "orders:export"
   | "orders:finalize"
   | "orders:generate_invoice"
   | "orders:get"
@@ -656,6 +666,13 @@ export interface OperationTypes {
     status: 204;
     result: null;
   };
+  "customers:export": {
+    params: {};
+    query: NonNullable<Ops["customers:export"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customers:export"]["responses"][200]["content"]["text/csv"];
+  };
   "customers:get": {
     params: Ops["customers:get"]["parameters"]["path"];
     query: {};
@@ -810,6 +827,20 @@ export interface OperationTypes {
     status: 200;
     result: Ops["emails:update_notification_preferences"]["responses"][200]["content"]["application/json"];
   };
+  "event-types:list": {
+    params: {};
+    query: NonNullable<Ops["event-types:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["event-types:list"]["responses"][200]["content"]["application/json"];
+  };
+  "event-types:update": {
+    params: Ops["event-types:update"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["event-types:update"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["event-types:update"]["responses"][200]["content"]["application/json"];
+  };
   "events:get": {
     params: Ops["events:get"]["parameters"]["path"];
     query: {};
@@ -957,6 +988,27 @@ export interface OperationTypes {
     status: 200;
     result: Ops["meters:update"]["responses"][200]["content"]["application/json"];
   };
+  "metrics:create_dashboard": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["metrics:create_dashboard"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["metrics:create_dashboard"]["responses"][201]["content"]["application/json"];
+  };
+  "metrics:delete_dashboard": {
+    params: Ops["metrics:delete_dashboard"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "metrics:export": {
+    params: {};
+    query: NonNullable<Ops["metrics:export"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["metrics:export"]["responses"][200]["content"]["text/csv"];
+  };
   "metrics:get": {
     params: {};
     query: NonNullable<Ops["metrics:get"]["parameters"]["query"]>;
@@ -964,12 +1016,33 @@ export interface OperationTypes {
     status: 200;
     result: Ops["metrics:get"]["responses"][200]["content"]["application/json"];
   };
+  "metrics:get_dashboard": {
+    params: Ops["metrics:get_dashboard"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["metrics:get_dashboard"]["responses"][200]["content"]["application/json"];
+  };
   "metrics:limits": {
     params: {};
     query: {};
     body: undefined;
     status: 200;
     result: Ops["metrics:limits"]["responses"][200]["content"]["application/json"];
+  };
+  "metrics:list_dashboards": {
+    params: {};
+    query: NonNullable<Ops["metrics:list_dashboards"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["metrics:list_dashboards"]["responses"][200]["content"]["application/json"];
+  };
+  "metrics:update_dashboard": {
+    params: Ops["metrics:update_dashboard"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["metrics:update_dashboard"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["metrics:update_dashboard"]["responses"][200]["content"]["application/json"];
   };
   "oauth2:authorize": {
     params: {};
@@ -1012,6 +1085,13 @@ export interface OperationTypes {
     body: NonNullable<Ops["orders:create"]["requestBody"]>["content"]["application/json"];
     status: 201;
     result: Ops["orders:create"]["responses"][201]["content"]["application/json"];
+  };
+  "orders:export": {
+    params: {};
+    query: NonNullable<Ops["orders:export"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["orders:export"]["responses"][200]["content"]["text/csv"];
   };
   "orders:finalize": {
     params: Ops["orders:finalize"]["parameters"]["path"];

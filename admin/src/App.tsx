@@ -15,6 +15,7 @@ import { EmailSettings } from "./settings/EmailSettings";
 import { Members } from "./settings/Members";
 import { AccessTokens } from "./settings/AccessTokens";
 import { TaxReport } from "./tax/TaxReport";
+import { Dashboards } from "./dashboard/Dashboards";
 import { ResetPasswordPage } from "./authProvider/ResetPasswordPage";
 import { AcceptInvitationPage } from "./authProvider/AcceptInvitationPage";
 import { theme } from "./theme";
@@ -35,6 +36,7 @@ import licenseKeys from "./resources/license-keys";
 import webhooks from "./resources/webhooks";
 import testClocks from "./resources/test-clocks";
 import events from "./resources/events";
+import eventTypes from "./resources/event-types";
 import customerMeters from "./resources/customer-meters";
 
 function AuthenticatedHome() {
@@ -71,6 +73,7 @@ export function App() {
         <Resource name="custom-fields" {...customFields} options={{ label: "Custom fields" }} />
         <Resource name="meters" {...meters} options={{ label: "Meters" }} />
         <Resource name="events" {...events} options={{ label: "Events" }} />
+        <Resource name="event-types" {...eventTypes} options={{ label: "Event types" }} />
         <Resource name="customer-meters" {...customerMeters} options={{ label: "Customer meters" }} />
         <Resource name="customers" {...customers} options={{ label: "Customers" }} />
         <Resource name="orders" {...orders} options={{ label: "Orders" }} />
@@ -112,6 +115,14 @@ export function App() {
             element={
               <Authenticated>
                 <AccessTokens />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/metric-dashboards"
+            element={
+              <Authenticated>
+                <Dashboards />
               </Authenticated>
             }
           />

@@ -123,7 +123,7 @@ export type AuthorizeResponseUser = {
 /**
  * A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
  */
-export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
+export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 export type AuthorizeUser = {
     id: string;
@@ -134,7 +134,7 @@ export type AuthorizeUser = {
 /**
  * A scope an organization access token can hold (every scope but the user and web ones).
  */
-export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
+export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
 
 export type Benefit = ({
     type: 'custom';
@@ -7256,6 +7256,94 @@ export type EventSortProperty = 'timestamp' | '-timestamp';
 
 export type EventSource = 'system' | 'user';
 
+export type EventType = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The name of the event type.
+     */
+    name: string;
+    /**
+     * The label for the event type.
+     */
+    label: string;
+    /**
+     * Property path to extract dynamic label from event metadata.
+     */
+    label_property_selector?: string | null;
+    /**
+     * The ID of the organization owning the event type.
+     */
+    organization_id: string;
+};
+
+export type EventTypeUpdate = {
+    /**
+     * The label for the event type (surrounding spaces are dropped).
+     */
+    label: string;
+    /**
+     * Property path to extract dynamic label from event metadata (e.g., 'subject' or 'metadata.subject'); blank or null for none.
+     */
+    label_property_selector?: string | null;
+};
+
+export type EventTypeWithStats = {
+    /**
+     * The ID of the event type. Null for system event types.
+     */
+    id: string | null;
+    /**
+     * Creation timestamp of the event type. Null for system event types.
+     */
+    created_at: string | null;
+    /**
+     * Last modification timestamp of the event type. Null for system event types.
+     */
+    modified_at: string | null;
+    /**
+     * The name of the event type.
+     */
+    name: string;
+    /**
+     * The label for the event type.
+     */
+    label: string;
+    /**
+     * Property path to extract dynamic label from event metadata.
+     */
+    label_property_selector: string | null;
+    /**
+     * The ID of the organization owning the event type.
+     */
+    organization_id: string;
+    source: EventSource;
+    /**
+     * Number of times the event has occurred.
+     */
+    occurrences: number;
+    /**
+     * The first time the event occurred.
+     */
+    first_seen: string;
+    /**
+     * The last time the event occurred.
+     */
+    last_seen: string;
+};
+
+export type EventTypesSortProperty = 'name' | '-name' | 'label' | '-label' | 'occurrences' | '-occurrences' | 'first_seen' | '-first_seen' | 'last_seen' | '-last_seen';
+
 export type EventsIngest = {
     /**
      * List of events to ingest, at most 1,000. The batch is stored whole or not at all.
@@ -8001,6 +8089,11 @@ export type ListResourceEventName = {
     pagination: Pagination;
 };
 
+export type ListResourceEventTypeWithStats = {
+    items: Array<EventTypeWithStats>;
+    pagination: Pagination;
+};
+
 export type ListResourceFileRead = {
     items: Array<({
         service: 'organization_avatar';
@@ -8348,6 +8441,68 @@ export type Metric = {
      */
     display_name: string;
     type: MetricType;
+};
+
+/**
+ * A metrics dashboard to save.
+ */
+export type MetricDashboardCreate = {
+    /**
+     * Display name for the dashboard.
+     */
+    name: string;
+    /**
+     * The metrics the dashboard shows, in order (at most 10).
+     */
+    metrics?: Array<MetricSlug>;
+    /**
+     * The ID of the organization owning the dashboard. **Required unless you use an organization token.**
+     */
+    organization_id?: string | null;
+};
+
+/**
+ * A saved metrics dashboard.
+ */
+export type MetricDashboardSchema = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Display name for the dashboard.
+     */
+    name: string;
+    /**
+     * The metrics the dashboard shows, in order.
+     */
+    metrics: Array<MetricSlug>;
+    /**
+     * The ID of the organization owning the dashboard.
+     */
+    organization_id: string;
+};
+
+/**
+ * What to change of a metrics dashboard; a field left out (or null) keeps its value.
+ */
+export type MetricDashboardUpdate = {
+    /**
+     * Display name for the dashboard.
+     */
+    name?: string | null;
+    /**
+     * The metrics the dashboard shows, in order (at most 10).
+     */
+    metrics?: Array<MetricSlug> | null;
 };
 
 /**
@@ -10642,7 +10797,7 @@ export type S3FileUploadPart = {
     };
 };
 
-export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
+export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 /**
  * `created` (a new organization), `active`, or `denied` (it takes no payment). The statuses only Polar's onboarding review sets are not held: the 0.x clients' `onboarding_started` and `under_review`, the 1.x clients' `review`, `snoozed`, `blocked`, `offboarding` and `offboarded`.
@@ -16861,6 +17016,56 @@ export type CustomersListPaymentMethodsExternalResponses = {
 
 export type CustomersListPaymentMethodsExternalResponse = CustomersListPaymentMethodsExternalResponses[keyof CustomersListPaymentMethodsExternalResponses];
 
+export type CustomersExportData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * The time zone the datetimes are written in (an IANA name). Default is UTC.
+         */
+        timezone?: string;
+    };
+    url: '/v1/customers/export';
+};
+
+export type CustomersExportErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersExportError = CustomersExportErrors[keyof CustomersExportErrors];
+
+export type CustomersExportResponses = {
+    /**
+     * Customers as CSV. A request that accepts only JSON gets the same CSV text as a JSON string.
+     */
+    200: string;
+};
+
+export type CustomersExportResponse = CustomersExportResponses[keyof CustomersExportResponses];
+
 export type DiscountsListData = {
     body?: never;
     path?: never;
@@ -17626,6 +17831,152 @@ export type EventsListNamesResponses = {
 };
 
 export type EventsListNamesResponse = EventsListNamesResponses[keyof EventsListNamesResponses];
+
+export type EventTypesListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * Filter by external customer ID.
+         */
+        external_customer_id?: Array<string>;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Filter by specific parent event ID (every event is a root event, so none has one).
+         */
+        parent_id?: string;
+        /**
+         * Query to filter event types by name or label (a case-insensitive substring).
+         */
+        query?: string;
+        /**
+         * When true, only return event types with root events (every event is a root event).
+         */
+        root_events?: boolean;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<EventTypesSortProperty>;
+        /**
+         * Filter by event source (system or user).
+         */
+        source?: EventSource;
+    };
+    url: '/v1/event-types/';
+};
+
+export type EventTypesListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EventTypesListError = EventTypesListErrors[keyof EventTypesListErrors];
+
+export type EventTypesListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceEventTypeWithStats;
+};
+
+export type EventTypesListResponse = EventTypesListResponses[keyof EventTypesListResponses];
+
+export type EventTypesUpdateData = {
+    body: EventTypeUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The event type ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/event-types/{id}';
+};
+
+export type EventTypesUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EventTypesUpdateError = EventTypesUpdateErrors[keyof EventTypesUpdateErrors];
+
+export type EventTypesUpdateResponses = {
+    /**
+     * Successful Response
+     */
+    200: EventType;
+};
+
+export type EventTypesUpdateResponse = EventTypesUpdateResponses[keyof EventTypesUpdateResponses];
 
 export type FilesListData = {
     body?: never;
@@ -18769,6 +19120,363 @@ export type MetricsLimitsResponses = {
 
 export type MetricsLimitsResponse = MetricsLimitsResponses[keyof MetricsLimitsResponses];
 
+export type MetricsExportData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Filter by billing type. `recurring` will filter data corresponding to subscriptions creations or renewals. `one_time` will filter data corresponding to one-time purchases.
+         */
+        billing_type?: Array<ProductBillingType>;
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * End date.
+         */
+        end_date: string;
+        /**
+         * Interval between two timestamps.
+         */
+        interval: TimeInterval;
+        /**
+         * The metrics to compute and return; the others are left out of the answer, and only the queries these need run. All of them when absent.
+         */
+        metrics?: Array<MetricSlug>;
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Filter by product ID.
+         */
+        product_id?: Array<string>;
+        /**
+         * Start date.
+         */
+        start_date: string;
+        /**
+         * Timezone to use for the timestamps. Default is UTC.
+         */
+        timezone?: string;
+    };
+    url: '/v1/metrics/export';
+};
+
+export type MetricsExportErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type MetricsExportError = MetricsExportErrors[keyof MetricsExportErrors];
+
+export type MetricsExportResponses = {
+    /**
+     * Metrics as CSV. A request that accepts only JSON gets the same CSV text as a JSON string.
+     */
+    200: string;
+};
+
+export type MetricsExportResponse = MetricsExportResponses[keyof MetricsExportResponses];
+
+export type MetricsListDashboardsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+    };
+    url: '/v1/metrics/dashboards';
+};
+
+export type MetricsListDashboardsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type MetricsListDashboardsError = MetricsListDashboardsErrors[keyof MetricsListDashboardsErrors];
+
+export type MetricsListDashboardsResponses = {
+    /**
+     * Successful Response
+     */
+    200: Array<MetricDashboardSchema>;
+};
+
+export type MetricsListDashboardsResponse = MetricsListDashboardsResponses[keyof MetricsListDashboardsResponses];
+
+export type MetricsCreateDashboardData = {
+    body: MetricDashboardCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/metrics/dashboards';
+};
+
+export type MetricsCreateDashboardErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type MetricsCreateDashboardError = MetricsCreateDashboardErrors[keyof MetricsCreateDashboardErrors];
+
+export type MetricsCreateDashboardResponses = {
+    /**
+     * Metric dashboard created.
+     */
+    201: MetricDashboardSchema;
+};
+
+export type MetricsCreateDashboardResponse = MetricsCreateDashboardResponses[keyof MetricsCreateDashboardResponses];
+
+export type MetricsDeleteDashboardData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The metric dashboard ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/metrics/dashboards/{id}';
+};
+
+export type MetricsDeleteDashboardErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type MetricsDeleteDashboardError = MetricsDeleteDashboardErrors[keyof MetricsDeleteDashboardErrors];
+
+export type MetricsDeleteDashboardResponses = {
+    /**
+     * No Content
+     */
+    204: void;
+};
+
+export type MetricsDeleteDashboardResponse = MetricsDeleteDashboardResponses[keyof MetricsDeleteDashboardResponses];
+
+export type MetricsGetDashboardData = {
+    body?: never;
+    path: {
+        /**
+         * The metric dashboard ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/metrics/dashboards/{id}';
+};
+
+export type MetricsGetDashboardErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type MetricsGetDashboardError = MetricsGetDashboardErrors[keyof MetricsGetDashboardErrors];
+
+export type MetricsGetDashboardResponses = {
+    /**
+     * Successful Response
+     */
+    200: MetricDashboardSchema;
+};
+
+export type MetricsGetDashboardResponse = MetricsGetDashboardResponses[keyof MetricsGetDashboardResponses];
+
+export type MetricsUpdateDashboardData = {
+    body: MetricDashboardUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The metric dashboard ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/metrics/dashboards/{id}';
+};
+
+export type MetricsUpdateDashboardErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type MetricsUpdateDashboardError = MetricsUpdateDashboardErrors[keyof MetricsUpdateDashboardErrors];
+
+export type MetricsUpdateDashboardResponses = {
+    /**
+     * Successful Response
+     */
+    200: MetricDashboardSchema;
+};
+
+export type MetricsUpdateDashboardResponse = MetricsUpdateDashboardResponses[keyof MetricsUpdateDashboardResponses];
+
 export type Oauth2AuthorizeData = {
     body?: never;
     path?: never;
@@ -19490,6 +20198,60 @@ export type OrdersReceiptResponses = {
 };
 
 export type OrdersReceiptResponse = OrdersReceiptResponses[keyof OrdersReceiptResponses];
+
+export type OrdersExportData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Filter by product ID.
+         */
+        product_id?: Array<string>;
+        /**
+         * The time zone the datetimes are written in (an IANA name). Default is UTC.
+         */
+        timezone?: string;
+    };
+    url: '/v1/orders/export';
+};
+
+export type OrdersExportErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type OrdersExportError = OrdersExportErrors[keyof OrdersExportErrors];
+
+export type OrdersExportResponses = {
+    /**
+     * Orders as CSV. A request that accepts only JSON gets the same CSV text as a JSON string.
+     */
+    200: string;
+};
+
+export type OrdersExportResponse = OrdersExportResponses[keyof OrdersExportResponses];
 
 export type OrganizationAccessTokensListData = {
     body?: never;

@@ -47,3 +47,16 @@ export function checkAddress(input: unknown, loc: (string | number)[] = ["body",
   }
   return out;
 }
+
+/** The address lines as export columns (Polar's names), the country left to each export. */
+export const ADDRESS_LINE_COLUMNS = [
+  "Billing Address Line 1",
+  "Billing Address Line 2",
+  "Billing Address City",
+  "Billing Address State",
+  "Billing Address Zip",
+] as const;
+
+export function addressLineCells(address: Address | null): (string | null)[] {
+  return address ? [address.line1, address.line2, address.city, address.state, address.postal_code] : [null, null, null, null, null];
+}

@@ -3,6 +3,7 @@
 import { revokeCustomerSessions } from "../customer-sessions/repository.js";
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { attributeExternalEvents } from "../meters/rollups.js";
+import { exportCustomers } from "./export.js";
 import { readCustomerState } from "../subscriptions/customer-state.js";
 import { liveSubscriptionOf } from "../subscriptions/repository.js";
 import {
@@ -28,11 +29,16 @@ type CustomerOps =
   | "customers:get_state"
   | "customers:get_state_external"
   | "customers:list_payment_methods"
-  | "customers:list_payment_methods_external";
+  | "customers:list_payment_methods_external"
+  | "customers:export";
 
 const dependents: CustomerDependents = { attributeExternalEvents, readCustomerState, revokeCustomerSessions, liveSubscriptionOf };
 
 export const customerHandlers: Handlers<CustomerOps> = {
+  "customers:export": async ({ query }, ctx) => ({
+    status: 200,
+    body: await exportCustomers(ctx.db, orgCaller(ctx), query),
+  }),
   "customers:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createCustomer(ctx.db, orgCaller(ctx), body, dependents),

@@ -57,6 +57,15 @@ export function readable(db: Knex, scope: OrganizationScope): Knex.QueryBuilder 
   return db("customers").where("customers.organization_id", scope.organizationId).whereNull("customers.deleted_at");
 }
 
+/** The organization's live customers (within `organizationIds` when given), oldest first. */
+export function customersOldestFirst(db: Knex, scope: OrganizationScope, organizationIds: string[]): Promise<CustomerRow[]> {
+  const q = readable(db, scope)
+    .select("customers.*")
+    .orderBy([{ column: "customers.created_at" }, { column: "customers.id" }]);
+  if (organizationIds.length) q.whereIn("customers.organization_id", organizationIds);
+  return q;
+}
+
 export async function findReadable(
   db: Knex,
   scope: OrganizationScope,

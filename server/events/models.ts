@@ -1,10 +1,11 @@
 // The Event wire shapes: a UserEvent (ingested), or one of the nine SystemEvents the platform writes,
-// each with the metadata the contract gives its name; and EventName statistics.
+// each with the metadata the contract gives its name; EventName statistics, and event types.
 import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { EventNameRow, EventRow } from "../meters/events-repository.js";
-import { isoRequired } from "../kit/time.js";
+import { iso, isoRequired } from "../kit/time.js";
+import type { EventTypeRow, TypedNameRow } from "./event-types-repository.js";
 
 type Schemas = components["schemas"];
 export type EventOut = Schemas["Event"];
@@ -17,7 +18,7 @@ const benefitType = (v: unknown): BenefitType => BENEFIT_TYPES.find((t) => t ===
 const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
 /** The system events' types in words. */
-const SYSTEM_LABELS: Record<string, string> = {
+export const SYSTEM_LABELS: Record<string, string> = {
   "benefit.granted": "Benefit granted",
   "benefit.cycled": "Benefit cycled",
   "benefit.revoked": "Benefit revoked",
@@ -29,9 +30,30 @@ const SYSTEM_LABELS: Record<string, string> = {
   "subscription.product_updated": "Subscription product updated",
 };
 
-/** The label of an event's type: a system event's in words; a user event's is its name, as Polar labels a new event type. */
-export function eventLabel(name: string, source: "system" | "user"): string {
-  return source === "system" ? (SYSTEM_LABELS[name] ?? name) : name;
+/** The label of an event's type: a system event's in words; a user event's is its type's (its name until renamed). */
+export function eventLabel(name: string, source: "system" | "user", typeLabel?: string | null): string {
+  return source === "system" ? (SYSTEM_LABELS[name] ?? name) : (typeLabel ?? name);
+}
+
+/** The value at a dotted path of an event's metadata (`subject`, `metadata.subject`), if there is one. */
+function metadataAt(metadata: unknown, path: string): unknown {
+  let value = metadata;
+  for (const part of path.split(".")) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** A user event's label: the value its type's selector finds in its metadata (when not empty, as Polar's), else the type's label. */
+function userEventLabel(row: EventRow, type: EventTypeRow | undefined): string {
+  if (type?.label_property_selector) {
+    const dynamic = metadataAt(row.metadata, type.label_property_selector);
+    if (dynamic !== undefined && dynamic !== null && dynamic !== "" && dynamic !== false && dynamic !== 0) {
+      return typeof dynamic === "object" ? JSON.stringify(dynamic) : String(dynamic);
+    }
+  }
+  return eventLabel(row.name, "user", type?.label);
 }
 
 function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "metadata">, row: EventRow): SystemEventOut {
@@ -74,7 +96,7 @@ function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "met
   }
 }
 
-export function toEvent(row: EventRow, customer: CustomerRow | undefined): EventOut {
+export function toEvent(row: EventRow, customer: CustomerRow | undefined, type?: EventTypeRow): EventOut {
   const base = {
     id: row.id,
     timestamp: isoRequired(row.timestamp),
@@ -82,16 +104,48 @@ export function toEvent(row: EventRow, customer: CustomerRow | undefined): Event
     customer_id: row.customer_id ?? customer?.id ?? null,
     customer: customer ? toCustomer(customer) : null,
     external_customer_id: row.external_customer_id,
-    label: eventLabel(row.name, row.source),
+    label: row.source === "system" ? eventLabel(row.name, "system") : userEventLabel(row, type),
   };
   if (row.source === "system") return toSystemEvent(base, row);
   return Object.assign(base, { source: "user" as const, name: row.name, metadata: row.metadata });
 }
 
-export function toEventName(row: EventNameRow): EventNameOut {
+export function toEventName(row: EventNameRow & Pick<TypedNameRow, "label">): EventNameOut {
   return {
     name: row.name,
-    label: eventLabel(row.name, row.source),
+    label: eventLabel(row.name, row.source, row.label),
+    source: row.source,
+    occurrences: Number(row.occurrences),
+    first_seen: isoRequired(row.first_seen),
+    last_seen: isoRequired(row.last_seen),
+  };
+}
+
+export type EventTypeOut = Schemas["EventType"];
+export type EventTypeWithStatsOut = Schemas["EventTypeWithStats"];
+
+export function toEventType(row: EventTypeRow): EventTypeOut {
+  return {
+    id: row.id,
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    organization_id: row.organization_id,
+    name: row.name,
+    label: row.label,
+    label_property_selector: row.label_property_selector,
+  };
+}
+
+/** A name with its statistics and, for a user name, its type; a system name has no type (its id and times are null). */
+export function toEventTypeWithStats(row: TypedNameRow): EventTypeWithStatsOut {
+  return {
+    id: row.id,
+    created_at: iso(row.created_at),
+    modified_at: iso(row.modified_at),
+    organization_id: row.organization_id,
+    name: row.name,
+    label: eventLabel(row.name, row.source, row.label),
+    label_property_selector: row.label_property_selector,
     source: row.source,
     occurrences: Number(row.occurrences),
     first_seen: isoRequired(row.first_seen),

@@ -22,11 +22,11 @@ import {
   whereCustomers,
   whereExternalCustomers,
   whereSearch,
-  type EventNameRow,
   type EventRow,
 } from "../meters/events-repository.js";
 import { eventRefs } from "../customers/repository.js";
 import { storeEvents, type NewEvent } from "./store.js";
+import { typesOfNames, withTypes, type TypedNameRow } from "./event-types-repository.js";
 
 export type IngestInput = OpBody<"events:ingest">;
 export type EventListQuery = OpQuery<"events:list">;
@@ -162,8 +162,13 @@ async function customerRefs(
 }
 
 async function toEvents(db: Knex, organizationId: string, rows: EventRow[]): Promise<EventOut[]> {
-  const customers = await customersOf(db, organizationId, rows);
-  return rows.map((r) => toEvent(r, customerOf(r, customers)));
+  const names = [...new Set(rows.filter((r) => r.source === "user").map((r) => r.name))];
+  const [customers, types] = await Promise.all([
+    customersOf(db, organizationId, rows),
+    names.length ? typesOfNames(db, organizationId, names) : [],
+  ]);
+  const typeOf = new Map(types.map((t) => [t.name, t]));
+  return rows.map((r) => toEvent(r, customerOf(r, customers), r.source === "user" ? typeOf.get(r.name) : undefined));
 }
 
 export async function getEvent(db: Knex, caller: OrganizationCaller, id: string): Promise<EventOut> {
@@ -220,10 +225,16 @@ export async function listEvents(db: Knex, caller: OrganizationCaller, query: Ev
 }
 
 /**
- * Event names with how often and when they occurred: from the statistics kept at every write, or,
- * for some customers only, counted from their events.
+ * The event names' statistics, filtered: from the statistics kept at every write, or, for some
+ * customers only, counted from their events.
  */
-export async function listEventNames(db: Knex, caller: OrganizationCaller, query: EventNamesQuery): Promise<Page<EventNameOut>> {
+export function nameStatistics(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: Pick<EventNamesQuery, "customer_id" | "external_customer_id" | "organization_id"> & {
+    source?: EventNamesQuery["source"] | "user" | "system";
+  },
+): Knex.QueryBuilder {
   const org = caller.organizationId;
   const customerIds = asList(query.customer_id);
   const externalIds = asList(query.external_customer_id);
@@ -241,7 +252,16 @@ export async function listEventNames(db: Knex, caller: OrganizationCaller, query
   if (orgs.length) q.whereIn("names.organization_id", orgs.filter(isUuid));
   const sources = asList(query.source);
   if (sources.length) q.whereIn("names.source", sources);
-  if (query.query) q.whereRaw("names.name ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
+  return q;
+}
+
+/** A case-insensitive substring pattern for ilike (% and _ are literal). */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+/** Event names with how often and when they occurred. */
+export async function listEventNames(db: Knex, caller: OrganizationCaller, query: EventNamesQuery): Promise<Page<EventNameOut>> {
+  const q = withTypes(nameStatistics(db, caller, query));
+  if (query.query) q.whereRaw("names.name ilike ?", [likePattern(query.query)]);
   applySorting(
     q,
     query.sorting,
@@ -250,5 +270,5 @@ export async function listEventNames(db: Knex, caller: OrganizationCaller, query
     "names.name",
   );
   q.orderBy("names.source");
-  return listPage(q, query, (rows: EventNameRow[]) => rows.map(toEventName));
+  return listPage(q, query, (rows: TypedNameRow[]) => rows.map(toEventName));
 }

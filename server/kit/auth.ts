@@ -101,6 +101,7 @@ export const ALL_SCOPES = [
   "customer_meters:read",
   "payments:read",
   "metrics:read",
+  "metrics:write",
   "external_organizations:read",
   "customer_sessions:write",
   "organization_access_tokens:read",

@@ -61,6 +61,8 @@ import * as emailPreferences from "./0165_email_preferences.js";
 import * as disputes from "./0170_disputes.js";
 import * as customerEmailVerifications from "./0180_customer_email_verifications.js";
 import * as draftOrders from "./0190_draft_orders.js";
+import * as metricDashboards from "./0175_metric_dashboards.js";
+import * as eventTypes from "./0176_event_types.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -125,4 +127,6 @@ export const migrations = [
   { name: "0170_disputes", ...disputes },
   { name: "0180_customer_email_verifications", ...customerEmailVerifications },
   { name: "0190_draft_orders", ...draftOrders },
+  { name: "0175_metric_dashboards", ...metricDashboards },
+  { name: "0176_event_types", ...eventTypes },
 ];

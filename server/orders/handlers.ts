@@ -3,6 +3,7 @@
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { orderDependents as dependents } from "../subscriptions/repository.js";
 import { createDraftOrder, finalizeOrder } from "./drafts.js";
+import { exportOrders } from "./export.js";
 import { getInvoiceUrl, getReceiptUrl, requestInvoice } from "./invoice.js";
 import { getOrder, listOrders, updateOrder } from "./service.js";
 import { getTaxReport } from "./tax-report.js";
@@ -16,6 +17,7 @@ type OrderOps =
   | "orders:generate_invoice"
   | "orders:invoice"
   | "orders:receipt"
+  | "orders:export"
   | "tax:report";
 
 export const orderHandlers: Handlers<OrderOps> = {
@@ -55,5 +57,9 @@ export const orderHandlers: Handlers<OrderOps> = {
   "tax:report": async ({ query }, ctx) => ({
     status: 200,
     body: await getTaxReport(ctx.db, orgCaller(ctx), query),
+  }),
+  "orders:export": async ({ query }, ctx) => ({
+    status: 200,
+    body: await exportOrders(ctx.db, orgCaller(ctx), query),
   }),
 };

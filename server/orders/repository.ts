@@ -306,6 +306,22 @@ export function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery)
   return q;
 }
 
+/** An order with what its export shows of its customer and product. */
+export interface OrderExportRow extends OrderRow {
+  customer_email: string;
+  customer_name: string | null;
+  product_name: string;
+}
+
+/** The orders of `query`'s organization and product filters with their customer and product, oldest first. */
+export function ordersOldestFirst(db: Knex, scope: OrderScope, query: OrderListQuery): Promise<OrderExportRow[]> {
+  return filterOrders(db, scope, query)
+    .join("customers", "customers.id", "orders.customer_id")
+    .join("products", "products.id", "orders.product_id")
+    .select("customers.email as customer_email", "customers.name as customer_name", "products.name as product_name")
+    .orderBy([{ column: "orders.created_at" }, { column: "orders.id" }]);
+}
+
 /** A subquery for whereExists: the subscription (`subscriptionIdColumn`) has a pending order whose next payment attempt is due by `at`. */
 export function pendingRetryDueBy(db: Knex, subscriptionIdColumn: string, at: Date | Knex.Raw): Knex.QueryBuilder {
   return db("orders")

@@ -19,6 +19,7 @@ import { ensureCustomerMeters } from "../customer-meters/service.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { checkTimeZone, zonedIso } from "../kit/timezones.js";
+import { csvFile } from "../kit/csv.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { emitSubscription, type SubscriptionEventType } from "./events.js";
@@ -83,14 +84,6 @@ export async function listCustomerSubscriptions(
   });
 }
 
-/** RFC 4180: quoted when it holds a comma, a quote or a line break; a leading =+-@ is defused for spreadsheets. */
-function csvCell(value: string | number | null): string {
-  if (value === null) return "";
-  let s = String(value);
-  if (/^[=+\-@]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
 /** Every subscription of the organization (optionally filtered) as CSV, oldest first. */
 export async function exportSubscriptions(
   db: Knex,
@@ -141,24 +134,22 @@ export async function exportSubscriptions(
     "Cancel At Period End",
     "ID",
   ];
-  const lines = rows.map((r) =>
-    [
+  return csvFile(
+    header,
+    rows.map((r) => [
       r.email,
       zonedIso(tz, r.created_at),
-      LIVE_STATUSES.includes(r.status) ? "true" : "false",
+      LIVE_STATUSES.includes(r.status),
       r.status,
       r.product_name,
       Number(r.amount),
       r.currency,
       r.recurring_interval,
       r.current_period_end ? zonedIso(tz, r.current_period_end) : null,
-      r.cancel_at_period_end ? "true" : "false",
+      r.cancel_at_period_end,
       r.id,
-    ]
-      .map(csvCell)
-      .join(","),
+    ]),
   );
-  return [header.join(","), ...lines].join("\r\n") + "\r\n";
 }
 
 export interface CheckoutSubscriptionInput {

@@ -402,6 +402,7 @@ describe("isolation and permissions over every operation", () => {
     const link = await asA("POST", "/v1/checkout-links/", { payment_processor: "stripe", product_id: product.id, label: `Link ${marker}` });
     const checkout = await asA("POST", "/v1/checkouts/", { products: [product.id], metadata: { marker } });
     const clock = await asA("POST", "/v1/test-clocks/", { name: `Clock ${marker}`, frozen_time: "2030-01-01T00:00:00Z" });
+    const dashboard = await asA("POST", "/v1/metrics/dashboards", { name: `Dashboard ${marker}`, metrics: ["revenue"] });
 
     // Usage: a meter of A counting A's events, and the customers' meters the worker folds them into.
     const eventName = `call_${marker}`;
@@ -414,6 +415,7 @@ describe("isolation and permissions over every operation", () => {
     await foldUsage(k);
     const customerMeter = await k("customer_meters").where({ customer_id: customer.id, meter_id: meter.id }).first("id");
     const customerMeterA2 = await k("customer_meters").where({ customer_id: a2.id, meter_id: meter.id }).first("id");
+    const eventType = await k("event_types").where({ organization_id: orgA.id, name: eventName }).first("id");
     expect(customerMeter && customerMeterA2).toBeTruthy();
     // Another access token of A (not the one the walk uses), to be addressed by id.
     await mintOrganizationToken(k, orgA.id, { comment: `Token ${marker}` });
@@ -470,6 +472,8 @@ describe("isolation and permissions over every operation", () => {
         "webhooks/endpoints": endpoint.id,
         "webhooks/events": event.id,
         "test-clocks": clock.id,
+        "metrics/dashboards": dashboard.id,
+        "event-types": eventType.id,
         emails: emailSend.id,
         "customer-portal/orders": orderA2.id,
         "customer-portal/meters": customerMeterA2.id,

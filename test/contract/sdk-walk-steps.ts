@@ -68,6 +68,12 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "organizationsCreate", as: "user", args: () => [{ name: "Walk Two", slug: `walk-two-${tag}` }] },
     { fn: "metricsLimits" },
     { fn: "metricsGet", args: (_v, lib) => [{ startDate: lib.date("2025-01-01"), endDate: lib.date("2025-01-31"), interval: "week" }] },
+    { fn: "metricsExport", args: (_v, lib) => [{ startDate: lib.date("2025-01-01"), endDate: lib.date("2025-01-31"), interval: "week" }] },
+    { fn: "metricsCreateDashboard", args: () => [{ name: "Walk", metrics: ["revenue"] }], keep: { dashboardId: "id" } },
+    { fn: "metricsListDashboards", args: () => [{}] },
+    { fn: "metricsGetDashboard", args: (v) => [{ id: v.dashboardId }] },
+    { fn: "metricsUpdateDashboard", args: (v) => [{ id: v.dashboardId, metricDashboardUpdate: { metrics: ["orders", "revenue"] } }] },
+    { fn: "metricsDeleteDashboard", args: (v) => [{ id: v.dashboardId }] },
 
     // A webhook endpoint first, so that what follows is delivered to it.
     {
@@ -213,6 +219,7 @@ export function walkSteps(h: WalkHarness): Step[] {
     },
     { fn: "customersGet", args: (v) => [{ id: v.customerId }] },
     { fn: "customersList", args: () => [{}] },
+    { fn: "customersExport", args: () => [{}] },
     { fn: "customersUpdate", args: (v) => [{ id: v.customerId, customerUpdate: { name: "Walker Two" } }] },
     { fn: "customersGetExternal", args: (v) => [{ externalId: v.externalId }] },
     { fn: "customersUpdateExternal", args: (v) => [{ externalId: v.externalId, customerUpdateExternalID: { metadata: { walk: "yes" } } }] },
@@ -269,6 +276,7 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "ordersList", args: (v) => [{ productId: v.productId }], keep: { orderId: "result.items.0.id" } },
     { fn: "ordersList", args: (v) => [{ productId: v.oneTimeId }], keep: { oneTimeOrderId: "result.items.0.id" } },
     { fn: "ordersGet", args: (v) => [{ id: v.orderId }] },
+    { fn: "ordersExport", args: (v) => [{ productId: v.productId }] },
     {
       fn: "ordersUpdate",
       args: (v) => [{ id: v.orderId, orderUpdate: { billingName: "Walker Inc.", billingAddress: { country: "FR", city: "Paris" } } }],
@@ -350,6 +358,8 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "eventsList", args: () => [{ name: "walk_call" }], keep: { eventId: "result.items.0.id" } },
     { fn: "eventsGet", args: (v) => [{ id: v.eventId }] },
     { fn: "eventsListNames", args: () => [{}] },
+    { fn: "eventTypesList", args: () => [{ source: "user" }], keep: { eventTypeId: "result.items.0.id" } },
+    { fn: "eventTypesUpdate", args: (v) => [{ id: v.eventTypeId, eventTypeUpdate: { label: "Walk calls" } }] },
     { chore: "fold usage (the worker's job)", run: async () => void (await foldUsage(h.knex)) },
     {
       fn: "metersQuantities",

@@ -62,16 +62,6 @@ const NOT_SERVED: Record<string, string> = {
     "customerPortal.members.updateMember",
   ]),
   ...only("customer wallets", ["customerPortal.wallets.get", "customerPortal.wallets.list"]),
-  ...only("event types", ["eventTypes.list", "eventTypes.update"]),
-  ...only("metrics dashboards and export", [
-    "metrics.createDashboard",
-    "metrics.deleteDashboard",
-    "metrics.getDashboard",
-    "metrics.listDashboards",
-    "metrics.updateDashboard",
-    "metrics.export",
-  ]),
-  ...only("CSV exports of customers and orders", ["customers.export", "orders.export"]),
   ...only("draft orders", ["orders.create", "orders.finalize"]),
   ...only("receipts", ["orders.receipt", "customerPortal.orders.receipt"]),
   ...only("license key rotation", ["licenseKeys.rotate", "customerPortal.licenseKeys.rotate"]),
@@ -194,6 +184,7 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.customers.getStateExternal(externalId);
   await m.customers.listPaymentMethods(customer.id);
   await m.customers.listPaymentMethodsExternal(externalId);
+  await m.customers.export();
 
   // Checkouts: a one-time purchase and two subscriptions, paid on the sandbox processor.
   const pay = { confirmation_token_id: "tok_sandbox_success", customer_billing_address: { country: "FR" } } as const;
@@ -219,6 +210,7 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
     .where({ id: order.id })
     .update({ is_invoice_generated: true, invoice_number: 1, invoice_path: `invoices/${order.id}.pdf` });
   await m.orders.invoice(order.id);
+  await m.orders.export();
   const payments = await m.payments.list();
   await m.payments.get(payments.items[0].id);
   await m.refunds.create({ order_id: order.id, reason: "customer_request", amount: 100 });
@@ -270,6 +262,8 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   const events = await m.events.list({ customer_id: customer.id });
   await m.events.get(events.items[0].id);
   await m.events.listNames();
+  const eventTypes = await m.eventTypes.list({ source: "user" });
+  await m.eventTypes.update(eventTypes.items[0].id ?? "", { label: "Walk calls" });
   const today = new Date();
   const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000);
   await m.meters.quantities(meter.id, { start_timestamp: day(-1).toISOString(), end_timestamp: day(1).toISOString(), interval: "day" });
@@ -277,6 +271,12 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.customerMeters.get(meters.items[0].id);
   await m.metrics.get({ start_date: day(-7).toISOString().slice(0, 10), end_date: day(0).toISOString().slice(0, 10), interval: "day" });
   await m.metrics.limits();
+  await m.metrics.export({ start_date: day(-7).toISOString().slice(0, 10), end_date: day(0).toISOString().slice(0, 10), interval: "day" });
+  const dashboard = await m.metrics.createDashboard({ name: "Walk", metrics: ["revenue"] });
+  await m.metrics.listDashboards();
+  await m.metrics.getDashboard(dashboard.id);
+  await m.metrics.updateDashboard(dashboard.id, { name: "The walk's dashboard" });
+  await m.metrics.deleteDashboard(dashboard.id);
 
   // Files: declared, its part uploaded, completed.
   const bytes = Buffer.from("The walk's downloadable guide.");

@@ -1,7 +1,9 @@
 // The data provider's calls for the organization's own settings, access tokens, emails, metrics
-// and tax report: the screens outside the resources reach the server through these.
+// (and its saved dashboards) and tax report: the screens outside the resources reach the server
+// through these.
 import type {
   EmailPreview,
+  MetricDashboardSchema,
   MetricsResponse,
   Organization,
   OrganizationAccessToken,
@@ -53,6 +55,15 @@ export const organizationMethods = {
   },
   async getMetrics(query: Query) {
     return { data: await call<MetricsResponse>("GET", "/v1/metrics/", { query }) };
+  },
+  async listMetricDashboards() {
+    return { data: await call<MetricDashboardSchema[]>("GET", "/v1/metrics/dashboards") };
+  },
+  async createMetricDashboard(body: { name: string; metrics: string[] }) {
+    return { data: await call<MetricDashboardSchema>("POST", "/v1/metrics/dashboards", { body }) };
+  },
+  async deleteMetricDashboard(id: string) {
+    return { data: await call<unknown>("DELETE", "/v1/metrics/dashboards/{id}", { path: { id } }) };
   },
   async getTaxReport(query: Query) {
     return { data: await call<TaxReport>("GET", "/v1/tax/report", { query }) };

@@ -10,6 +10,7 @@ import GroupIcon from "@mui/icons-material/Group";
 import KeyIcon from "@mui/icons-material/Key";
 import ReceiptLongIcon from "@mui/icons-material/ReceiptLong";
 import EmailIcon from "@mui/icons-material/Email";
+import InsightsIcon from "@mui/icons-material/Insights";
 
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   const [open] = useSidebarState();
@@ -32,6 +33,7 @@ export function Menu() {
     <Box component="nav" aria-label="Console" sx={{ pb: 2 }}>
       <Section>
         <RaMenu.Item to="/" primaryText="Home" leftIcon={<DashboardIcon />} />
+        <RaMenu.Item to="/metric-dashboards" primaryText="Dashboards" leftIcon={<InsightsIcon />} />
       </Section>
       <Section title="Catalogue">
         <RaMenu.ResourceItem name="products" />
@@ -47,6 +49,7 @@ export function Menu() {
       </Section>
       <Section title="Usage">
         <RaMenu.ResourceItem name="events" />
+        <RaMenu.ResourceItem name="event-types" />
         <RaMenu.ResourceItem name="customer-meters" />
       </Section>
       <Section title="Sales">

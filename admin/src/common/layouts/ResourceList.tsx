@@ -9,6 +9,7 @@ export type RowClick = "show" | false | ((id: string | number) => string);
  * A resource's list: its filters, its sort, the toolbar (filter button when there are filters,
  * create when the contract has it and `create` allows, export), and rows that open the record.
  * `exportFields`: the CSV's columns; false: no export; absent: react-admin's own export.
+ * `actions`: more buttons for the toolbar.
  */
 export function ResourceList({
   filters,
@@ -18,6 +19,7 @@ export function ResourceList({
   create = true,
   children,
   grid = true,
+  actions,
 }: {
   filters?: ReactElement[];
   sort?: SortPayload;
@@ -27,6 +29,7 @@ export function ResourceList({
   children: ReactNode;
   /** false: `children` is the whole grid (a shared Datagrid of columns). */
   grid?: boolean;
+  actions?: ReactElement;
 }) {
   const resource = useResourceContext() ?? "";
   const exporter = exportFields === false ? false : exportFields ? csvExporter(resource, exportFields) : undefined;
@@ -35,7 +38,7 @@ export function ResourceList({
       filters={filters}
       sort={sort}
       filterDefaultValues={filterDefaultValues}
-      actions={<ListActions create={create} filters={!!filters} />}
+      actions={<ListActions create={create} filters={!!filters} extra={actions} />}
       {...(exporter === undefined ? {} : { exporter })}
     >
       {grid ? (

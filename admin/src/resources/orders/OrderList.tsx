@@ -4,6 +4,7 @@ import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
 import { enumValues, metaFilters } from "../../common/generic";
 import { choicesOf } from "../../common/inputs";
 import { ResourceList } from "../../common/layouts";
+import { ServerExportButton } from "../../common/ServerExportButton";
 import { CheckedTextFilter, DateTimeFilter, ShowsErrors, useServerFilterError } from "../../common/filterErrors";
 import { adminResourcesByName } from "../../../../generated/admin-resources";
 
@@ -41,6 +42,7 @@ const filters = [
 export function OrderList() {
   return (
     <ResourceList
+      actions={<ServerExportButton path="/v1/orders/export" name="orders" />}
       filters={filters}
       sort={{ field: "created_at", order: "DESC" }}
       exportFields={[

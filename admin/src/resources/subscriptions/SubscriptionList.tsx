@@ -2,11 +2,13 @@ import { TextField, BooleanField } from "react-admin";
 import { DateTimeField, EnumField } from "../../common/fields";
 import { metaFilters } from "../../common/generic";
 import { ResourceList } from "../../common/layouts";
+import { ServerExportButton } from "../../common/ServerExportButton";
 import { SubscriptionAmountField } from "./SubscriptionAmountField";
 
 export function SubscriptionList() {
   return (
     <ResourceList
+      actions={<ServerExportButton path="/v1/subscriptions/export" name="subscriptions" />}
       filters={metaFilters("subscriptions", ["active"])}
       sort={{ field: "started_at", order: "DESC" }}
       exportFields={[
