@@ -341,11 +341,17 @@ describe("isolation and permissions over every operation", () => {
     const sub = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id });
     const subA2 = (await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id })).subscription.id;
     await k("subscriptions").where({ id: subA2 }).update({ customer_id: a2.id });
-    // Invoices generated, so that their links can be read.
+    // Invoices and receipts stored, so that their links can be read.
     for (const [n, o] of [order, orderA2].entries())
       await k("orders")
         .where({ id: o.id })
-        .update({ is_invoice_generated: true, invoice_number: n + 1, invoice_path: `invoices/${o.id}.pdf` });
+        .update({
+          is_invoice_generated: true,
+          invoice_number: n + 1,
+          invoice_path: `invoices/${o.id}.pdf`,
+          receipt_number: `RCPT-${n + 1}`,
+          receipt_path: `receipts/${o.id}.pdf`,
+        });
     const grantA2 = await createBenefitGrant(k, benefit.id, a2.id, { order_id: orderA2.id });
     const licenseKey = await createLicenseKey(k, orgA.id, { customerId: a2.id });
     const [activation] = await k("license_key_activations")

@@ -62,10 +62,7 @@ const NOT_SERVED: Record<string, string> = {
     "customerPortal.members.updateMember",
   ]),
   ...only("customer wallets", ["customerPortal.wallets.get", "customerPortal.wallets.list"]),
-  ...only("draft orders", ["orders.create", "orders.finalize"]),
-  ...only("receipts", ["orders.receipt", "customerPortal.orders.receipt"]),
   ...only("license key rotation", ["licenseKeys.rotate", "customerPortal.licenseKeys.rotate"]),
-  ...only("subscriptions created by the merchant", ["subscriptions.create"]),
   ...only("product deletion", ["products.delete"]),
   ...only("a benefit's files", ["benefits.files"]),
 };
@@ -211,6 +208,10 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
     .update({ is_invoice_generated: true, invoice_number: 1, invoice_path: `invoices/${order.id}.pdf` });
   await m.orders.invoice(order.id);
   await m.orders.export();
+  // A draft order charged off-session on the walker's card (saved by the subscriptions' checkouts).
+  const draft = await m.orders.create({ customer_id: customer.id, product_id: oneTime.id });
+  await m.orders.finalize(draft.id, {});
+  await m.orders.receipt(draft.id);
   const payments = await m.payments.list();
   await m.payments.get(payments.items[0].id);
   await m.refunds.create({ order_id: order.id, reason: "customer_request", amount: 100 });
@@ -230,6 +231,14 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.subscriptions.update(kept.id, { cancel_at_period_end: true });
   await m.subscriptions.export();
   await m.subscriptions.revoke(revoked.id);
+  // A free plan the merchant gives without a checkout.
+  const freePlan = await m.products.create({
+    name: "Walk free plan",
+    recurring_interval: "month",
+    prices: [{ amount_type: "fixed", price_amount: 0 }],
+  });
+  const comped = await m.customers.create({ email: uniqueEmail("comped") });
+  await m.subscriptions.create({ product_id: freePlan.id, customer_id: comped.id });
 
   // Benefit grants and license keys (granted as the worker grants them).
   const grant = await createBenefitGrant(k, benefit.id, customer.id, { order_id: order.id });
@@ -394,6 +403,7 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   const renewal = (await m.orders.list({ customer_id: customer.id, product_id: monthly.id })).items[0];
   await p.customerPortal.orders.update(renewal.id, { billing_name: "Walker Household" });
   await p.customerPortal.orders.invoice(order.id);
+  await p.customerPortal.orders.receipt(order.id);
   await p.customerPortal.orders.generateInvoice(renewal.id);
   const pending = await createOrder(
     k,
