@@ -21,7 +21,7 @@ import { findReadableWithRelations } from "../products/repository.js";
 import { taxOrderLines, UntaxableCustomer } from "./lines-tax.js";
 import { totalAmount, type OrderOut } from "./models.js";
 import { formatInvoiceNumber } from "./numbers.js";
-import { findReadable, saveOrder, takeNumber, type OrderRow } from "./repository.js";
+import { findReadable, saveOrder, takeNumber } from "./repository.js";
 import { insertOrder, markOrderPaid, readOrder, type OrderDependents } from "./service.js";
 
 export type OrderCreateInput = OpBody<"orders:create">;
@@ -178,7 +178,8 @@ export async function finalizeOrder(
     }
   }
   const outcome = await db.transaction(async (trx): Promise<{ paid: OrderOut } | { declined: ApiError }> => {
-    const locked = (await findReadable(trx, caller, order.id, { forUpdate: true })) as OrderRow;
+    const locked = await findReadable(trx, caller, order.id, { forUpdate: true });
+    if (!locked) throw new ResourceNotFound("Order not found.");
     if (result) {
       await recordPayment(trx, {
         organizationId: order.organization_id,
