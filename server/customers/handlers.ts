@@ -3,6 +3,7 @@
 import { revokeCustomerSessions } from "../customer-sessions/repository.js";
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { attributeExternalEvents } from "../meters/rollups.js";
+import { createOwnerMember, deleteMembersOfCustomer } from "../members/service.js";
 import { readCustomerState } from "../subscriptions/customer-state.js";
 import { liveSubscriptionOf } from "../subscriptions/repository.js";
 import {
@@ -27,7 +28,14 @@ type CustomerOps =
   | "customers:get_state"
   | "customers:get_state_external";
 
-const dependents: CustomerDependents = { attributeExternalEvents, readCustomerState, revokeCustomerSessions, liveSubscriptionOf };
+const dependents: CustomerDependents = {
+  attributeExternalEvents,
+  readCustomerState,
+  revokeCustomerSessions,
+  liveSubscriptionOf,
+  createOwnerMember,
+  deleteMembersOfCustomer,
+};
 
 export const customerHandlers: Handlers<CustomerOps> = {
   "customers:create": async ({ body }, ctx) => ({

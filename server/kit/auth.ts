@@ -102,6 +102,8 @@ export const ALL_SCOPES = [
   "metrics:read",
   "external_organizations:read",
   "customer_sessions:write",
+  "members:read",
+  "members:write",
   "organization_access_tokens:read",
   "organization_access_tokens:write",
 ] as const;

@@ -58,6 +58,7 @@ import * as orderCustomerTaxId from "./0141_order_customer_tax_id.js";
 import * as taxSyncDue from "./0150_tax_sync_due.js";
 import * as emailSends from "./0160_email_sends.js";
 import * as emailPreferences from "./0165_email_preferences.js";
+import * as customerMembers from "./0185_customer_members.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -119,4 +120,5 @@ export const migrations = [
   { name: "0150_tax_sync_due", ...taxSyncDue },
   { name: "0160_email_sends", ...emailSends },
   { name: "0165_email_preferences", ...emailPreferences },
+  { name: "0185_customer_members", ...customerMembers },
 ];

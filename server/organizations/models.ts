@@ -12,7 +12,10 @@ export type OrganizationOut = components["schemas"]["Organization"];
 export type PublicOrganizationOut = components["schemas"]["CheckoutOrganization"];
 type SubscriptionSettings = OrganizationOut["subscription_settings"];
 
-export const DEFAULT_FEATURE_SETTINGS: components["schemas"]["OrganizationFeatureSettings"] = { issue_funding_enabled: false };
+export const DEFAULT_FEATURE_SETTINGS: components["schemas"]["OrganizationFeatureSettings"] = {
+  issue_funding_enabled: false,
+  member_model_enabled: false,
+};
 export const DEFAULT_SUBSCRIPTION_SETTINGS: Omit<SubscriptionSettings, "benefit_revocation_grace_period"> = {
   allow_multiple_subscriptions: false,
   allow_customer_updates: true,
@@ -123,7 +126,7 @@ export function toPublicOrganization(row: OrganizationRow): PublicOrganizationOu
     socials: row.socials,
     status: row.status,
     details_submitted_at: iso(row.details_submitted_at),
-    feature_settings: row.feature_settings,
+    feature_settings: row.feature_settings && Object.assign({}, DEFAULT_FEATURE_SETTINGS, row.feature_settings),
     subscription_settings: subscription,
     notification_settings: row.notification_settings,
     customer_portal_settings: portalSettingsOut(row.customer_portal_settings, subscription),
