@@ -12,7 +12,8 @@ export type OrganizationOut = components["schemas"]["Organization"];
 export type PublicOrganizationOut = components["schemas"]["CheckoutOrganization"];
 type SubscriptionSettings = OrganizationOut["subscription_settings"];
 
-export const DEFAULT_FEATURE_SETTINGS: components["schemas"]["OrganizationFeatureSettings"] = {
+type FeatureSettings = components["schemas"]["OrganizationFeatureSettings"];
+export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = {
   issue_funding_enabled: false,
   member_model_enabled: false,
 };
@@ -111,6 +112,14 @@ function portalSettingsOut(
   };
 }
 
+/** The feature settings the contract declares (a newer client sends Polar's others too: they are not shown). */
+function featureSettingsOut(stored: Partial<FeatureSettings>): FeatureSettings {
+  return {
+    issue_funding_enabled: stored.issue_funding_enabled ?? DEFAULT_FEATURE_SETTINGS.issue_funding_enabled,
+    member_model_enabled: stored.member_model_enabled ?? DEFAULT_FEATURE_SETTINGS.member_model_enabled,
+  };
+}
+
 /** The organization as a buyer sees it (CheckoutOrganization); the merchant's Organization adds the rest. */
 export function toPublicOrganization(row: OrganizationRow): PublicOrganizationOut {
   const subscription = subscriptionSettings(row);
@@ -126,7 +135,7 @@ export function toPublicOrganization(row: OrganizationRow): PublicOrganizationOu
     socials: row.socials,
     status: row.status,
     details_submitted_at: iso(row.details_submitted_at),
-    feature_settings: row.feature_settings && Object.assign({}, DEFAULT_FEATURE_SETTINGS, row.feature_settings),
+    feature_settings: row.feature_settings && featureSettingsOut(row.feature_settings),
     subscription_settings: subscription,
     notification_settings: row.notification_settings,
     customer_portal_settings: portalSettingsOut(row.customer_portal_settings, subscription),

@@ -101,6 +101,14 @@ describe("members", () => {
     expect((await outbox(orgId, "member.deleted")).map((e) => e.data.id)).toEqual([owner.id, added.id]);
   });
 
+  it("shows the organization to buyers after 0.49.0 switched the Member model on with Polar's other feature settings", async () => {
+    const { orgId } = await memberOrg();
+    const { slug } = await api.knex("organizations").where({ id: orgId }).first("slug");
+    const res = await fetch(`${api.url}/v1/customer-portal/organizations/${slug}`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).organization.feature_settings).toEqual({ issue_funding_enabled: false, member_model_enabled: true });
+  });
+
   it("manages members by the customer's and the member's external ids", async () => {
     const { polar } = await memberOrg();
     const team = await polar.customers.create({ type: "team", email: "ext@example.com", externalId: "team_1" });
@@ -186,7 +194,10 @@ describe("members", () => {
     const team = await one.polar.customers.create({ type: "team", email: "mine@example.com" });
     const [owner] = await membersOf(one.polar, team.id);
     await rejects(two.polar.customers.members.get({ id: team.id, memberId: owner.id }), ResourceNotFound);
-    await rejects(two.polar.customers.members.create({ id: team.id, memberCreateFromCustomer: { email: "x@example.com" } }), ResourceNotFound);
+    await rejects(
+      two.polar.customers.members.create({ id: team.id, memberCreateFromCustomer: { email: "x@example.com" } }),
+      ResourceNotFound,
+    );
     await rejects(two.polar.customers.members.delete({ id: team.id, memberId: owner.id }), ResourceNotFound);
     expect(await collectPages(await two.polar.members.listMembers({ customerId: team.id }))).toEqual([]);
     // Another customer's member is not found under this customer.
@@ -214,7 +225,10 @@ describe("members", () => {
       ["portal@example.com", "owner"],
       ["pat@example.com", "member"],
     ]);
-    const made = await portal.customerPortal.members.updateMember({ id: added.id, customerPortalMemberUpdate: { role: "billing_manager" } });
+    const made = await portal.customerPortal.members.updateMember({
+      id: added.id,
+      customerPortalMemberUpdate: { role: "billing_manager" },
+    });
     expect(made.role).toBe("billing_manager");
 
     const asOwner = await rejects(portal.customerPortal.members.addMember({ email: "o@example.com", role: "owner" }), HTTPValidationError);
