@@ -72,6 +72,7 @@ export function App() {
         <Resource name="events" {...events} options={{ label: "Events" }} />
         <Resource name="customer-meters" {...customerMeters} options={{ label: "Customer meters" }} />
         <Resource name="customers" {...customers} options={{ label: "Customers" }} />
+        <Resource name="members" options={{ label: "Members" }} />
         <Resource name="orders" {...orders} options={{ label: "Orders" }} />
         <Resource name="subscriptions" {...subscriptions} options={{ label: "Subscriptions" }} />
         <Resource name="checkouts" {...checkouts} options={{ label: "Checkouts" }} />

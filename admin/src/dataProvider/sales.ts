@@ -1,6 +1,6 @@
 // The data provider's calls beyond CRUD for orders, customers, subscriptions and products: the
 // contract's actions, each one request; screens reach them through useDataProvider().
-import type { CustomerSession, CustomerState, EmailSend, OrderInvoice, Subscription } from "../api";
+import type { CustomerSession, CustomerState, EmailSend, Member, OrderInvoice, Subscription } from "../api";
 import { call } from "./request";
 
 export const salesMethods = {
@@ -32,5 +32,19 @@ export const salesMethods = {
   },
   async setProductBenefits(id: string, benefitIds: string[]) {
     return { data: await call<unknown>("POST", "/v1/products/{id}/benefits", { path: { id }, body: { benefits: benefitIds } }) };
+  },
+  /** Adds a member to a team customer (POST /v1/customers/{id}/members). */
+  async addCustomerMember(customerId: string, body: { email: string; name?: string | null; role: "member" | "billing_manager" }) {
+    return { data: await call<Member>("POST", "/v1/customers/{id}/members", { path: { id: customerId }, body }) };
+  },
+  async updateCustomerMember(customerId: string, memberId: string, body: { role?: Member["role"]; name?: string | null }) {
+    return {
+      data: await call<Member>("PATCH", "/v1/customers/{id}/members/{member_id}", { path: { id: customerId, member_id: memberId }, body }),
+    };
+  },
+  async removeCustomerMember(customerId: string, memberId: string) {
+    return {
+      data: await call<unknown>("DELETE", "/v1/customers/{id}/members/{member_id}", { path: { id: customerId, member_id: memberId } }),
+    };
   },
 };
