@@ -7105,6 +7105,13 @@ export interface components {
         CustomerSessionCustomerExternalIDCreate: {
             /** @description External ID of the customer to create a session for. */
             external_customer_id: string;
+            /**
+             * Format: uuid
+             * @description ID of the team member to open the session for; without it, the session is the customer's own and acts as its owner.
+             */
+            member_id?: string | null;
+            /** @description External ID of the team member to open the session for (instead of `member_id`). */
+            external_member_id?: string | null;
             /** @description An http(s) address in your app the customer portal links back to. */
             return_url?: string | null;
         };
@@ -7112,6 +7119,13 @@ export interface components {
         CustomerSessionCustomerIDCreate: {
             /** @description ID of the customer to create a session for. */
             customer_id: string;
+            /**
+             * Format: uuid
+             * @description ID of the team member to open the session for; without it, the session is the customer's own and acts as its owner.
+             */
+            member_id?: string | null;
+            /** @description External ID of the team member to open the session for (instead of `member_id`). */
+            external_member_id?: string | null;
             /** @description An http(s) address in your app the customer portal links back to. */
             return_url?: string | null;
         };

@@ -5322,6 +5322,14 @@ export type CustomerSessionCustomerExternalIdCreate = {
      */
     external_customer_id: string;
     /**
+     * ID of the team member to open the session for; without it, the session is the customer's own and acts as its owner.
+     */
+    member_id?: string | null;
+    /**
+     * External ID of the team member to open the session for (instead of `member_id`).
+     */
+    external_member_id?: string | null;
+    /**
      * An http(s) address in your app the customer portal links back to.
      */
     return_url?: string | null;
@@ -5335,6 +5343,14 @@ export type CustomerSessionCustomerIdCreate = {
      * ID of the customer to create a session for.
      */
     customer_id: string;
+    /**
+     * ID of the team member to open the session for; without it, the session is the customer's own and acts as its owner.
+     */
+    member_id?: string | null;
+    /**
+     * External ID of the team member to open the session for (instead of `member_id`).
+     */
+    external_member_id?: string | null;
     /**
      * An http(s) address in your app the customer portal links back to.
      */

@@ -49,7 +49,10 @@ export function memberByEmail(db: Knex, customerId: string, email: string): Prom
 
 /** The customer's live member with this external id. */
 export function memberByExternalId(db: Knex, customerId: string, externalId: string): Promise<MemberRow | undefined> {
-  return db("customer_members").where({ customer_id: customerId, external_id: externalId }).whereNull("deleted_at").first<MemberRow | undefined>("*");
+  return db("customer_members")
+    .where({ customer_id: customerId, external_id: externalId })
+    .whereNull("deleted_at")
+    .first<MemberRow | undefined>("*");
 }
 
 /** The customer's live owner. */
@@ -60,8 +63,7 @@ export function ownerOf(db: Knex, customerId: string): Promise<MemberRow | undef
 /** How many live members the customer has. */
 export async function memberCount(db: Knex, customerId: string): Promise<number> {
   const row = (await db("customer_members").where({ customer_id: customerId }).whereNull("deleted_at").count({ n: "*" }).first()) as
-    | { n: string | number }
-    | undefined;
+    { n: string | number } | undefined;
   return Number(row?.n ?? 0);
 }
 

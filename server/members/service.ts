@@ -100,7 +100,12 @@ async function addMember(
   const existing = await memberByEmail(trx, customer.id, input.email);
   if (existing) return existing;
   if (input.external_id !== null && (await memberByExternalId(trx, customer.id, input.external_id))) {
-    throw invalid(["body", "external_id"], "A member with this external ID already exists for this customer.", "value_error", input.external_id);
+    throw invalid(
+      ["body", "external_id"],
+      "A member with this external ID already exists for this customer.",
+      "value_error",
+      input.external_id,
+    );
   }
   return insertAndEmit(trx, { organization_id: customer.organization_id, customer_id: customer.id, ...input });
 }
@@ -227,8 +232,8 @@ export async function listMembers(db: Knex, caller: OrganizationCaller, query: O
   return listPage(q, query, (rows: MemberRow[]) => rows.map(toMember));
 }
 
-// The customer portal: a team's owner and billing managers manage its members. A portal session
-// is the customer's own and acts as the team's owner member.
+// The customer portal: a team's owner and billing managers manage its members. A session opened
+// for a member acts as that member; the customer's own session acts as the team's owner.
 
 /** The session's team customer and the member it acts as, the customer locked. */
 async function portalTeam(trx: Knex.Transaction, caller: CustomerCaller): Promise<{ customer: CustomerRow; actor: MemberRow }> {
@@ -238,7 +243,9 @@ async function portalTeam(trx: Knex.Transaction, caller: CustomerCaller): Promis
     throw new NotPermitted("Member management is only available for team customers.");
   }
   await requireMemberModel(trx, caller.organizationId);
-  const actor = await ownerOf(trx, customer.id);
+  const actor = caller.memberId
+    ? await findMember(trx, caller.organizationId, customer.id, { id: caller.memberId })
+    : await ownerOf(trx, customer.id);
   if (!actor || (actor.role !== "owner" && actor.role !== "billing_manager")) {
     throw new NotPermitted("Only the team's owner and billing managers manage its members.");
   }
@@ -252,7 +259,9 @@ export async function portalListMembers(
 ): Promise<Page<PortalMemberOut>> {
   return db.transaction(async (trx) => {
     const { customer } = await portalTeam(trx, caller);
-    const q = membersOf(trx, customer.id).select("*").orderBy([{ column: "created_at" }, { column: "id" }]);
+    const q = membersOf(trx, customer.id)
+      .select("*")
+      .orderBy([{ column: "created_at" }, { column: "id" }]);
     return listPage(q, query, (rows: MemberRow[]) => rows.map(toPortalMember));
   });
 }

@@ -59,6 +59,7 @@ import * as taxSyncDue from "./0150_tax_sync_due.js";
 import * as emailSends from "./0160_email_sends.js";
 import * as emailPreferences from "./0165_email_preferences.js";
 import * as customerMembers from "./0185_customer_members.js";
+import * as customerSessionMember from "./0186_customer_session_member.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -121,4 +122,5 @@ export const migrations = [
   { name: "0160_email_sends", ...emailSends },
   { name: "0165_email_preferences", ...emailPreferences },
   { name: "0185_customer_members", ...customerMembers },
+  { name: "0186_customer_session_member", ...customerSessionMember },
 ];

@@ -253,6 +253,51 @@ describe("members", () => {
     expect(missing.statusCode).toBe(404);
   });
 
+  it("lets a billing manager's session manage the team, and not a member's", async () => {
+    const { polar } = await memberOrg();
+    const team = await polar.customers.create({ type: "team", email: "roles-team@example.com", externalId: "roles-team" });
+    const [owner] = await membersOf(polar, team.id);
+    const manager = await polar.customers.members.create({
+      id: team.id,
+      memberCreateFromCustomer: { email: "manager@example.com", role: "billing_manager", externalId: "manager" },
+    });
+    const plain = await polar.customers.members.create({ id: team.id, memberCreateFromCustomer: { email: "plain@example.com" } });
+    const sessionOf = async (member: { memberId?: string; externalMemberId?: string }) =>
+      api.client049((await polar.customerSessions.create({ customerId: team.id, ...member })).token);
+
+    const asManager = await sessionOf({ externalMemberId: "manager" });
+    expect((await collectPages(await asManager.customerPortal.members.listMembers({}))).map((m) => m.id)).toEqual([
+      owner.id,
+      manager.id,
+      plain.id,
+    ]);
+    const added = await asManager.customerPortal.members.addMember({ email: "new@example.com", role: "billing_manager" });
+    expect(added.role).toBe("billing_manager");
+    // Only the owner hands ownership over.
+    const transfer = await rejects(
+      asManager.customerPortal.members.updateMember({ id: plain.id, customerPortalMemberUpdate: { role: "owner" } }),
+      HTTPValidationError,
+    );
+    expect(transfer.detail?.[0]).toMatchObject({ loc: ["body", "role"], msg: "Only the owner can transfer ownership." });
+    const removeOwner = await rejects(asManager.customerPortal.members.removeMember({ id: owner.id }), HTTPValidationError);
+    expect(removeOwner.detail?.[0]?.msg).toBe("Cannot delete the only owner. Transfer ownership first.");
+    await asManager.customerPortal.members.removeMember({ id: added.id });
+
+    const asMember = await sessionOf({ memberId: plain.id });
+    const refused = await rejects(asMember.customerPortal.members.listMembers({}), SDKError);
+    expect(refused.statusCode).toBe(403);
+    const refusedAdd = await rejects(asMember.customerPortal.members.addMember({ email: "x@example.com" }), SDKError);
+    expect(refusedAdd.statusCode).toBe(403);
+
+    // A session for another customer's member, or for none, is refused when it is opened.
+    const other = await polar.customers.create({ type: "team", email: "roles-other@example.com" });
+    const [otherOwner] = await membersOf(polar, other.id);
+    const wrong = await rejects(polar.customerSessions.create({ customerId: team.id, memberId: otherOwner.id }), HTTPValidationError);
+    expect(wrong.detail?.[0]?.loc).toEqual(["body", "member_id"]);
+    const unknown = await rejects(polar.customerSessions.create({ customerId: team.id, externalMemberId: "nobody" }), HTTPValidationError);
+    expect(unknown.detail?.[0]?.loc).toEqual(["body", "external_member_id"]);
+  });
+
   it("keeps the portal's members to teams of organizations with the Member model", async () => {
     const { polar } = await memberOrg();
     const solo = await polar.customers.create({ email: "single@example.com" });
