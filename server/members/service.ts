@@ -111,9 +111,10 @@ async function addMember(
 }
 
 export async function createMember(db: Knex, caller: OrganizationCaller, customerKey: CustomerKey, input: CreateInput): Promise<MemberOut> {
-  const email = checkEmail(input.email);
   return db.transaction(async (trx) => {
+    // Another organization's customer is not found, whatever the body says.
     const customer = await lockedCustomer(trx, caller, customerKey);
+    const email = checkEmail(input.email);
     await requireMemberModel(trx, caller.organizationId);
     if (customer.type === "individual" && (await memberCount(trx, customer.id)) >= 1) {
       throw new NotPermitted("Individual customers can only have one member (the owner). Upgrade to a team customer to add more members.");
