@@ -3,7 +3,7 @@
 import { revokeCustomerSessions } from "../customer-sessions/repository.js";
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { attributeExternalEvents } from "../meters/rollups.js";
-import { createOwnerMember, deleteMembersOfCustomer } from "../members/service.js";
+import { createOwnerMember, deleteMembersOfCustomer, syncOwnerEmail } from "../members/service.js";
 import { readCustomerState } from "../subscriptions/customer-state.js";
 import { liveSubscriptionOf } from "../subscriptions/repository.js";
 import {
@@ -35,6 +35,7 @@ const dependents: CustomerDependents = {
   liveSubscriptionOf,
   createOwnerMember,
   deleteMembersOfCustomer,
+  syncOwnerEmail,
 };
 
 export const customerHandlers: Handlers<CustomerOps> = {

@@ -209,7 +209,7 @@ export async function updateCustomer(
   caller: OrganizationCaller,
   key: CustomerKey,
   input: CustomerUpdateInput,
-  dependents: Pick<CustomerDependents, "attributeExternalEvents" | "createOwnerMember">,
+  dependents: Pick<CustomerDependents, "attributeExternalEvents" | "syncOwnerEmail">,
 ): Promise<CustomerOut> {
   return db
     .transaction(async (trx) => {
@@ -223,6 +223,7 @@ export async function updateCustomer(
       const out = toCustomer(updated);
       if ("tax_id" in patch) checkTaxIdAfterCommit(trx, updated);
       await emit(trx, caller.organizationId, "customer.updated", out);
+      if (updated.email !== row.email) await dependents.syncOwnerEmail(trx, updated);
       return out;
     })
     .catch((err) => uniqueViolation(err, input.email ?? undefined, input.external_id));
@@ -244,6 +245,8 @@ export interface CustomerDependents {
   liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder;
   /** The owner member a new customer comes with where the Member model is on (server/members/, which stands on customers). */
   createOwnerMember(trx: Knex.Transaction, customer: CustomerRow, owner: CustomerCreateInput["owner"]): Promise<void>;
+  /** An individual's owner member keeps the customer's email (server/members/). */
+  syncOwnerEmail(trx: Knex.Transaction, customer: CustomerRow): Promise<void>;
   /** A deleted customer's members go with it (server/members/). */
   deleteMembersOfCustomer(trx: Knex.Transaction, organizationId: string, customerId: string): Promise<void>;
 }

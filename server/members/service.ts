@@ -74,6 +74,15 @@ export async function createOwnerMember(trx: Knex.Transaction, customer: Custome
   });
 }
 
+/** An individual customer's owner follows the customer's email (a team's members have emails of their own). */
+export async function syncOwnerEmail(trx: Knex.Transaction, customer: CustomerRow): Promise<void> {
+  if (customer.type !== "individual") return;
+  const owner = await ownerOf(trx, customer.id);
+  if (!owner || owner.email.toLowerCase() === customer.email.toLowerCase()) return;
+  const updated = await updateMemberRow(trx, owner.id, { email: customer.email });
+  await emit(trx, customer.organization_id, "member.updated", toMember(updated));
+}
+
 /** Soft-deletes a deleted customer's members (no owner guard: the whole customer goes). */
 export async function deleteMembersOfCustomer(trx: Knex.Transaction, organizationId: string, customerId: string): Promise<void> {
   for (const row of await softDeleteMembersOf(trx, customerId)) {

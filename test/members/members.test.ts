@@ -173,6 +173,9 @@ describe("members", () => {
       HTTPValidationError,
     );
     expect(email.detail?.[0]?.loc).toEqual(["body", "email"]);
+    // The owner follows the individual customer's email.
+    await polar.customers.update({ id: solo.id, customerUpdate: { email: "solo.new@example.com" } });
+    expect((await membersOf(polar, solo.id)).map((m) => m.email)).toEqual(["solo.new@example.com"]);
     // A team is never made an individual again.
     const down = await rejects(polar.customers.update({ id: team.id, customerUpdate: { type: "individual" } }), HTTPValidationError);
     expect(down.detail?.[0]?.loc).toEqual(["body", "type"]);
