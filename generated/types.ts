@@ -7131,61 +7131,8 @@ export interface components {
         };
         /** @enum {string} */
         CustomerSortProperty: "created_at" | "-created_at" | "email" | "-email" | "name" | "-name";
-        /** @description A customer along with additional state information:
-         *
-         *
-         *     * Active subscriptions
-         *     * Granted benefits
-         *     * Active meters */
-        CustomerState: {
-            /** @description The ID of the customer. */
-            id: string;
-            /**
-             * Format: date-time
-             * @description Creation timestamp of the object.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last modification timestamp of the object.
-             */
-            modified_at: string | null;
-            metadata: {
-                [key: string]: string | number | boolean;
-            };
-            /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
-            external_id: string | null;
-            /** @description The email address of the customer. This must be unique within the organization. */
-            email: string;
-            /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
-            email_verified: boolean;
-            type: components["schemas"]["CustomerType"];
-            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
-            billing_name: string | null;
-            /** @description The name of the customer. */
-            name: string | null;
-            billing_address: components["schemas"]["Address"] | null;
-            tax_id: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
-            /** @description The ID of the organization owning the customer. */
-            organization_id: string;
-            /**
-             * Format: date-time
-             * @description Timestamp for when the customer was soft deleted.
-             */
-            deleted_at: string | null;
-            /**
-             * Format: date-time
-             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
-             */
-            first_user_event_at: string | null;
-            /** @description The customer's active subscriptions. */
-            active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
-            /** @description The customer's active benefit grants. */
-            granted_benefits: components["schemas"]["CustomerStateBenefitGrant"][];
-            /** @description The customer's active meters. */
-            active_meters: components["schemas"]["CustomerStateMeter"][];
-            avatar_url: string;
-        };
+        /** @description A customer along with additional state information: active subscriptions, granted benefits, active meters; the shape of an individual or of a team (by `type`). */
+        CustomerState: components["schemas"]["CustomerStateIndividual"] | components["schemas"]["CustomerStateTeam"];
         /** @description An active benefit grant for a customer. */
         CustomerStateBenefitGrant: {
             /** @description The ID of the grant. */
@@ -12188,6 +12135,124 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             data: components["schemas"]["Member"];
+        };
+        /** @description A customer along with additional state information:
+         *
+         *
+         *     * Active subscriptions
+         *     * Granted benefits
+         *     * Active meters */
+        CustomerStateIndividual: {
+            /** @description The ID of the customer. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
+            external_id: string | null;
+            /** @description The email address of the customer. This must be unique within the organization. */
+            email: string;
+            /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
+            email_verified: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "individual";
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
+            /** @description The name of the customer. */
+            name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            tax_id: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The ID of the organization owning the customer. */
+            organization_id: string;
+            /**
+             * Format: date-time
+             * @description Timestamp for when the customer was soft deleted.
+             */
+            deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
+            /** @description The customer's active subscriptions. */
+            active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
+            /** @description The customer's active benefit grants. */
+            granted_benefits: components["schemas"]["CustomerStateBenefitGrant"][];
+            /** @description The customer's active meters. */
+            active_meters: components["schemas"]["CustomerStateMeter"][];
+            avatar_url: string;
+        };
+        /** @description A customer along with additional state information:
+         *
+         *
+         *     * Active subscriptions
+         *     * Granted benefits
+         *     * Active meters */
+        CustomerStateTeam: {
+            /** @description The ID of the customer. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
+            external_id: string | null;
+            /** @description The email address of the customer. This must be unique within the organization. */
+            email: string;
+            /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
+            email_verified: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "team";
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
+            /** @description The name of the customer. */
+            name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            tax_id: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The ID of the organization owning the customer. */
+            organization_id: string;
+            /**
+             * Format: date-time
+             * @description Timestamp for when the customer was soft deleted.
+             */
+            deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
+            /** @description The customer's active subscriptions. */
+            active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
+            /** @description The customer's active benefit grants. */
+            granted_benefits: components["schemas"]["CustomerStateBenefitGrant"][];
+            /** @description The customer's active meters. */
+            active_meters: components["schemas"]["CustomerStateMeter"][];
+            avatar_url: string;
         };
         /** @description Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened. */
         Error: {

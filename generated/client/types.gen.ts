@@ -5360,78 +5360,13 @@ export type CustomerSessionCustomerIdCreate = {
 export type CustomerSortProperty = 'created_at' | '-created_at' | 'email' | '-email' | 'name' | '-name';
 
 /**
- * A customer along with additional state information:
- *
- *
- * * Active subscriptions
- * * Granted benefits
- * * Active meters
+ * A customer along with additional state information: active subscriptions, granted benefits, active meters; the shape of an individual or of a team (by `type`).
  */
-export type CustomerState = {
-    /**
-     * The ID of the customer.
-     */
-    id: string;
-    /**
-     * Creation timestamp of the object.
-     */
-    created_at: string;
-    /**
-     * Last modification timestamp of the object.
-     */
-    modified_at: string | null;
-    metadata: {
-        [key: string]: string | number | number | boolean;
-    };
-    /**
-     * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
-     */
-    external_id: string | null;
-    /**
-     * The email address of the customer. This must be unique within the organization.
-     */
-    email: string;
-    /**
-     * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
-     */
-    email_verified: boolean;
-    type: CustomerType;
-    /**
-     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
-     */
-    billing_name: string | null;
-    /**
-     * The name of the customer.
-     */
-    name: string | null;
-    billing_address: Address | null;
-    tax_id: Array<string | TaxIdFormat | null> | null;
-    /**
-     * The ID of the organization owning the customer.
-     */
-    organization_id: string;
-    /**
-     * Timestamp for when the customer was soft deleted.
-     */
-    deleted_at: string | null;
-    /**
-     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
-     */
-    first_user_event_at: string | null;
-    /**
-     * The customer's active subscriptions.
-     */
-    active_subscriptions: Array<CustomerStateSubscription>;
-    /**
-     * The customer's active benefit grants.
-     */
-    granted_benefits: Array<CustomerStateBenefitGrant>;
-    /**
-     * The customer's active meters.
-     */
-    active_meters: Array<CustomerStateMeter>;
-    avatar_url: string;
-};
+export type CustomerState = ({
+    type: 'individual';
+} & CustomerStateIndividual) | ({
+    type: 'team';
+} & CustomerStateTeam);
 
 /**
  * An active benefit grant for a customer.
@@ -11892,6 +11827,154 @@ export type WebhookMemberDeletedPayload = {
     type: 'member.deleted';
     timestamp: string;
     data: Member;
+};
+
+/**
+ * A customer along with additional state information:
+ *
+ *
+ * * Active subscriptions
+ * * Granted benefits
+ * * Active meters
+ */
+export type CustomerStateIndividual = {
+    /**
+     * The ID of the customer.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    metadata: {
+        [key: string]: string | number | number | boolean;
+    };
+    /**
+     * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
+     */
+    external_id: string | null;
+    /**
+     * The email address of the customer. This must be unique within the organization.
+     */
+    email: string;
+    /**
+     * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
+     */
+    email_verified: boolean;
+    type: 'individual';
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
+    /**
+     * The name of the customer.
+     */
+    name: string | null;
+    billing_address: Address | null;
+    tax_id: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The ID of the organization owning the customer.
+     */
+    organization_id: string;
+    /**
+     * Timestamp for when the customer was soft deleted.
+     */
+    deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
+    /**
+     * The customer's active subscriptions.
+     */
+    active_subscriptions: Array<CustomerStateSubscription>;
+    /**
+     * The customer's active benefit grants.
+     */
+    granted_benefits: Array<CustomerStateBenefitGrant>;
+    /**
+     * The customer's active meters.
+     */
+    active_meters: Array<CustomerStateMeter>;
+    avatar_url: string;
+};
+
+/**
+ * A customer along with additional state information:
+ *
+ *
+ * * Active subscriptions
+ * * Granted benefits
+ * * Active meters
+ */
+export type CustomerStateTeam = {
+    /**
+     * The ID of the customer.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    metadata: {
+        [key: string]: string | number | number | boolean;
+    };
+    /**
+     * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
+     */
+    external_id: string | null;
+    /**
+     * The email address of the customer. This must be unique within the organization.
+     */
+    email: string;
+    /**
+     * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
+     */
+    email_verified: boolean;
+    type: 'team';
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
+    /**
+     * The name of the customer.
+     */
+    name: string | null;
+    billing_address: Address | null;
+    tax_id: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The ID of the organization owning the customer.
+     */
+    organization_id: string;
+    /**
+     * Timestamp for when the customer was soft deleted.
+     */
+    deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
+    /**
+     * The customer's active subscriptions.
+     */
+    active_subscriptions: Array<CustomerStateSubscription>;
+    /**
+     * The customer's active benefit grants.
+     */
+    granted_benefits: Array<CustomerStateBenefitGrant>;
+    /**
+     * The customer's active meters.
+     */
+    active_meters: Array<CustomerStateMeter>;
+    avatar_url: string;
 };
 
 /**
