@@ -207,6 +207,14 @@ module.exports = {
         "(stateMeters); customer meters never import subscriptions.",
     ),
     below(
+      "customers-below-members",
+      "customers",
+      "members",
+      "A member is a customer's (members read customers/repository.ts); customers never import members. A new " +
+        "customer's owner member and a deleted customer's members are members/service.ts's createOwnerMember and " +
+        "deleteMembersOfCustomer, handed in by customers/handlers.ts (CustomerDependents).",
+    ),
+    below(
       "auth-below-oauth2",
       "auth",
       "oauth2",

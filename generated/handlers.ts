@@ -55,6 +55,10 @@ export type OperationId =
   | "customer_portal:license_keys:get"
   | "customer_portal:license_keys:list"
   | "customer_portal:license_keys:validate"
+  | "customer_portal:members:add_member"
+  | "customer_portal:members:list_members"
+  | "customer_portal:members:remove_member"
+  | "customer_portal:members:update_member"
   | "customer_portal:orders:confirm_retry_payment"
   | "customer_portal:orders:generate_invoice"
   | "customer_portal:orders:get"
@@ -80,6 +84,14 @@ export type OperationId =
   | "customers:list"
   | "customers:list_payment_methods"
   | "customers:list_payment_methods_external"
+  | "customers:members:create"
+  | "customers:members:create_external"
+  | "customers:members:delete"
+  | "customers:members:delete_external"
+  | "customers:members:get"
+  | "customers:members:get_external"
+  | "customers:members:update"
+  | "customers:members:update_external"
   | "customers:update"
   | "customers:update_external"
   | "discounts:create"
@@ -113,6 +125,7 @@ export type OperationId =
   | "license_keys:list"
   | "license_keys:update"
   | "license_keys:validate"
+  | "members:list_members"
   | "meters:create"
   | "meters:get"
   | "meters:list"
@@ -547,6 +560,34 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:license_keys:validate"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:members:add_member": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:members:add_member"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["customer_portal:members:add_member"]["responses"][201]["content"]["application/json"];
+  };
+  "customer_portal:members:list_members": {
+    params: {};
+    query: NonNullable<Ops["customer_portal:members:list_members"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:members:list_members"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:members:remove_member": {
+    params: Ops["customer_portal:members:remove_member"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "customer_portal:members:update_member": {
+    params: Ops["customer_portal:members:update_member"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["customer_portal:members:update_member"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customer_portal:members:update_member"]["responses"][200]["content"]["application/json"];
+  };
   "customer_portal:orders:confirm_retry_payment": {
     params: Ops["customer_portal:orders:confirm_retry_payment"]["parameters"]["path"];
     query: {};
@@ -721,6 +762,62 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["customers:list_payment_methods_external"]["responses"][200]["content"]["application/json"];
+  };
+  "customers:members:create": {
+    params: Ops["customers:members:create"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["customers:members:create"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["customers:members:create"]["responses"][201]["content"]["application/json"];
+  };
+  "customers:members:create_external": {
+    params: Ops["customers:members:create_external"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["customers:members:create_external"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["customers:members:create_external"]["responses"][201]["content"]["application/json"];
+  };
+  "customers:members:delete": {
+    params: Ops["customers:members:delete"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "customers:members:delete_external": {
+    params: Ops["customers:members:delete_external"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "customers:members:get": {
+    params: Ops["customers:members:get"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customers:members:get"]["responses"][200]["content"]["application/json"];
+  };
+  "customers:members:get_external": {
+    params: Ops["customers:members:get_external"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customers:members:get_external"]["responses"][200]["content"]["application/json"];
+  };
+  "customers:members:update": {
+    params: Ops["customers:members:update"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["customers:members:update"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customers:members:update"]["responses"][200]["content"]["application/json"];
+  };
+  "customers:members:update_external": {
+    params: Ops["customers:members:update_external"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["customers:members:update_external"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customers:members:update_external"]["responses"][200]["content"]["application/json"];
   };
   "customers:update": {
     params: Ops["customers:update"]["parameters"]["path"];
@@ -952,6 +1049,13 @@ export interface OperationTypes {
     body: NonNullable<Ops["license_keys:validate"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["license_keys:validate"]["responses"][200]["content"]["application/json"];
+  };
+  "members:list_members": {
+    params: {};
+    query: NonNullable<Ops["members:list_members"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["members:list_members"]["responses"][200]["content"]["application/json"];
   };
   "meters:create": {
     params: {};

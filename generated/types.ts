@@ -2706,6 +2706,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Member
+         * @description Add a member to a team customer (the organization's `member_model_enabled` feature setting on). A member with this email already in the customer is returned as it is.
+         */
+        post: operations["customers:members:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/members/{member_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Member
+         * @description Get a member of a customer.
+         */
+        get: operations["customers:members:get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Member
+         * @description Remove a member from a customer. The only owner can't be removed.
+         */
+        delete: operations["customers:members:delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Member
+         * @description Update a member's name, email or role. Making a member the owner demotes the current owner to billing manager.
+         */
+        patch: operations["customers:members:update"];
+        trace?: never;
+    };
+    "/v1/customers/external/{external_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Member by External ID
+         * @description Add a member to a team customer (the organization's `member_model_enabled` feature setting on). A member with this email already in the customer is returned as it is.
+         */
+        post: operations["customers:members:create_external"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/external/{external_id}/members/{member_external_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Member by External ID
+         * @description Get a member of a customer.
+         */
+        get: operations["customers:members:get_external"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Member by External ID
+         * @description Remove a member from a customer. The only owner can't be removed.
+         */
+        delete: operations["customers:members:delete_external"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Member by External ID
+         * @description Update a member's name, email or role. Making a member the owner demotes the current owner to billing manager.
+         */
+        patch: operations["customers:members:update_external"];
+        trace?: never;
+    };
+    "/v1/members/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Members
+         * @description List the members of the organization's customers.
+         */
+        get: operations["members:list_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Members
+         * @description List the members of the customer's team (for its owner and billing managers).
+         */
+        get: operations["customer_portal:members:list_members"];
+        put?: never;
+        /**
+         * Add Member
+         * @description Add a member to the customer's team (not as its owner). A member with this email already in the team is returned as it is.
+         */
+        post: operations["customer_portal:members:add_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove Member
+         * @description Remove a member from the team. Nobody removes themself, and the owner stays.
+         */
+        delete: operations["customer_portal:members:remove_member"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Member
+         * @description Change a member's name or role. Nobody changes their own role; only the owner hands ownership over.
+         */
+        patch: operations["customer_portal:members:update_member"];
+        trace?: never;
+    };
 }
 export interface webhooks {
     "benefit_grant.created": {
@@ -3370,6 +3534,75 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "member.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.created
+         * @description Sent when a new member is created.
+         *
+         *
+         *     **Discord & Slack support:** Basic
+         */
+        post: operations["webhook:member.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.updated
+         * @description Sent when a member is updated.
+         *
+         *
+         *     **Discord & Slack support:** Basic
+         */
+        post: operations["webhook:member.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.deleted
+         * @description Sent when a member is deleted.
+         *
+         *
+         *     **Discord & Slack support:** Basic
+         */
+        post: operations["webhook:member.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3477,7 +3710,7 @@ export interface components {
          * @description A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
          * @enum {string}
          */
-        AuthorizeScope: "openid" | "profile" | "email" | "user:read" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
+        AuthorizeScope: "openid" | "profile" | "email" | "user:read" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
         AuthorizeUser: {
             id: string;
             email: string;
@@ -3487,7 +3720,7 @@ export interface components {
          * @description A scope an organization access token can hold (every scope but the user and web ones).
          * @enum {string}
          */
-        AvailableScope: "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write";
+        AvailableScope: "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write";
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCreate: components["schemas"]["BenefitCustomCreate"] | components["schemas"]["BenefitDiscordCreate"] | components["schemas"]["BenefitDownloadablesCreate"] | components["schemas"]["BenefitGitHubRepositoryCreate"] | components["schemas"]["BenefitLicenseKeysCreate"] | components["schemas"]["BenefitMeterCreditCreate"];
         /** @description A benefit of type `custom`.
@@ -6724,8 +6957,10 @@ export interface components {
             tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the organization owning the customer. **Required unless you use an organization token.** */
             organization_id?: string | null;
-            /** @description The type of customer. Team customers are not offered yet; only `individual` is accepted. */
+            /** @description The type of customer: `individual` (the default) or `team`, whose members share it. */
             type?: components["schemas"]["CustomerType"] | null;
+            /** @description The owner member of the customer, made with it when the organization has the Member model enabled; by default the customer's email, name and external ID. */
+            owner?: components["schemas"]["MemberOwnerCreate"] | null;
         };
         CustomerCustomerMeter: {
             /** @description The ID of the object. */
@@ -7385,6 +7620,13 @@ export interface components {
         CustomerSessionCustomerExternalIDCreate: {
             /** @description External ID of the customer to create a session for. */
             external_customer_id: string;
+            /**
+             * Format: uuid
+             * @description ID of the team member to open the session for; without it, the session is the customer's own and acts as its owner.
+             */
+            member_id?: string | null;
+            /** @description External ID of the team member to open the session for (instead of `member_id`). */
+            external_member_id?: string | null;
             /** @description An http(s) address in your app the customer portal links back to. */
             return_url?: string | null;
         };
@@ -7392,70 +7634,20 @@ export interface components {
         CustomerSessionCustomerIDCreate: {
             /** @description ID of the customer to create a session for. */
             customer_id: string;
+            /**
+             * Format: uuid
+             * @description ID of the team member to open the session for; without it, the session is the customer's own and acts as its owner.
+             */
+            member_id?: string | null;
+            /** @description External ID of the team member to open the session for (instead of `member_id`). */
+            external_member_id?: string | null;
             /** @description An http(s) address in your app the customer portal links back to. */
             return_url?: string | null;
         };
         /** @enum {string} */
         CustomerSortProperty: "created_at" | "-created_at" | "email" | "-email" | "name" | "-name";
-        /** @description A customer along with additional state information:
-         *
-         *
-         *     * Active subscriptions
-         *     * Granted benefits
-         *     * Active meters */
-        CustomerState: {
-            /** @description The ID of the customer. */
-            id: string;
-            /**
-             * Format: date-time
-             * @description Creation timestamp of the object.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last modification timestamp of the object.
-             */
-            modified_at: string | null;
-            metadata: {
-                [key: string]: string | number | boolean;
-            };
-            /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
-            external_id: string | null;
-            /** @description The email address of the customer. This must be unique within the organization. */
-            email: string;
-            /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
-            email_verified: boolean;
-            /**
-             * @description `individual`: team customers are not offered yet, and their state would be another shape.
-             * @constant
-             */
-            type: "individual";
-            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
-            billing_name: string | null;
-            /** @description The name of the customer. */
-            name: string | null;
-            billing_address: components["schemas"]["Address"] | null;
-            tax_id: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
-            /** @description The ID of the organization owning the customer. */
-            organization_id: string;
-            /**
-             * Format: date-time
-             * @description Timestamp for when the customer was soft deleted.
-             */
-            deleted_at: string | null;
-            /**
-             * Format: date-time
-             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
-             */
-            first_user_event_at: string | null;
-            /** @description The customer's active subscriptions. */
-            active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
-            /** @description The customer's active benefit grants. */
-            granted_benefits: components["schemas"]["CustomerStateBenefitGrant"][];
-            /** @description The customer's active meters. */
-            active_meters: components["schemas"]["CustomerStateMeter"][];
-            avatar_url: string;
-        };
+        /** @description A customer along with additional state information: active subscriptions, granted benefits, active meters; the shape of an individual or of a team (by `type`). */
+        CustomerState: components["schemas"]["CustomerStateIndividual"] | components["schemas"]["CustomerStateTeam"];
         /** @description An active benefit grant for a customer. */
         CustomerStateBenefitGrant: {
             /** @description The ID of the grant. */
@@ -10711,6 +10903,11 @@ export interface components {
              * @default false
              */
             issue_funding_enabled: boolean;
+            /**
+             * @description If this organization has the Member model enabled (its customers have members, and team customers manage theirs in the portal)
+             * @default false
+             */
+            member_model_enabled: boolean;
         };
         OrganizationNotificationSettings: {
             new_order: boolean;
@@ -11508,7 +11705,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        Scope: "openid" | "profile" | "email" | "user:read" | "web:read" | "web:write" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
+        Scope: "openid" | "profile" | "email" | "user:read" | "web:read" | "web:write" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
         /**
          * @description `created` (a new organization), `active`, or `denied` (it takes no payment). The statuses only Polar's onboarding review sets are not held: the 0.x clients' `onboarding_started` and `under_review`, the 1.x clients' `review`, `snoozed`, `blocked`, `offboarding` and `offboarded`.
          * @enum {string}
@@ -12372,7 +12569,7 @@ export interface components {
             api_version: components["schemas"]["ApiVersion"];
         };
         /** @enum {string} */
-        WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated";
+        WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated" | "member.created" | "member.updated" | "member.deleted";
         /** @description Which failed events to queue again (a Borealis extension). */
         WebhookReplayFailed: {
             /** @description Only events of these types (every type when absent). */
@@ -12583,6 +12780,286 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             data: components["schemas"]["Subscription"];
+        };
+        ListResourceMember: {
+            items: components["schemas"]["Member"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A member of a customer. */
+        Member: {
+            /**
+             * Format: uuid
+             * @description The ID of the member.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /**
+             * Format: uuid
+             * @description The ID of the customer this member belongs to.
+             */
+            customer_id: string;
+            /** @description The email address of the member. */
+            email: string;
+            /** @description The name of the member. */
+            name: string | null;
+            /** @description The ID of the member in your system. This must be unique within the customer. */
+            external_id: string | null;
+            role: components["schemas"]["MemberRole"];
+        };
+        /** @description A member to add to a customer. */
+        MemberCreateFromCustomer: {
+            /** @description The email address of the member. */
+            email: string;
+            /** @description The name of the member. */
+            name?: string | null;
+            /** @description The ID of the member in your system. This must be unique within the customer. */
+            external_id?: string | null;
+            /**
+             * @description The role of the member in the customer; the owner is made with the customer, or by handing ownership over.
+             * @default member
+             * @enum {string}
+             */
+            role: "member" | "billing_manager";
+        };
+        /** @description The owner member of a new customer; by default the customer's own email, name and external ID. */
+        MemberOwnerCreate: {
+            /** @description The email address of the owner. */
+            email: string;
+            /** @description The name of the owner. */
+            name?: string | null;
+            /** @description The ID of the owner in your system. */
+            external_id?: string | null;
+        };
+        /**
+         * @description A member's role in its customer: the one owner, billing managers (who manage the team and its billing in the portal) and members.
+         * @enum {string}
+         */
+        MemberRole: "owner" | "billing_manager" | "member";
+        /** @enum {string} */
+        MemberSortProperty: "created_at" | "-created_at";
+        /** @description What to change of a member; what is left out or null stays. */
+        MemberUpdate: {
+            /** @description The name of the member. */
+            name?: string | null;
+            /** @description The email address of the member (not of an individual customer's owner, which follows the customer's). */
+            email?: string | null;
+            role?: components["schemas"]["MemberRole"] | null;
+        };
+        /** @description A member of the customer's team as seen in the customer portal. */
+        CustomerPortalMember: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /**
+             * Format: uuid
+             * @description The ID of the object.
+             */
+            id: string;
+            /** @description The email address of the member. */
+            email: string;
+            /** @description The name of the member. */
+            name: string | null;
+            role: components["schemas"]["MemberRole"];
+        };
+        /** @description A member to add to the customer's team. */
+        CustomerPortalMemberCreate: {
+            /** @description The email address of the member. */
+            email: string;
+            /** @description The name of the member. */
+            name?: string | null;
+            /**
+             * @description The role of the new member; not `owner` (a team has exactly one).
+             * @default member
+             */
+            role: components["schemas"]["MemberRole"];
+        };
+        /** @description What to change of a member; what is left out or null stays. */
+        CustomerPortalMemberUpdate: {
+            /** @description The name of the member. */
+            name?: string | null;
+            role?: components["schemas"]["MemberRole"] | null;
+        };
+        ListResourceCustomerPortalMember: {
+            items: components["schemas"]["CustomerPortalMember"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Sent when a new member is created.
+         *
+         *
+         *     A member represents an individual within a customer (team).
+         *     This event is triggered when a member is added to a customer,
+         *     either programmatically via the API or when an owner is automatically
+         *     created for a new customer.
+         *
+         *     **Discord & Slack support:** Basic */
+        WebhookMemberCreatedPayload: {
+            /** @constant */
+            type: "member.created";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Member"];
+        };
+        /** @description Sent when a member is updated.
+         *
+         *
+         *     This event is triggered when member details are updated,
+         *     such as their name or role within the customer.
+         *
+         *     **Discord & Slack support:** Basic */
+        WebhookMemberUpdatedPayload: {
+            /** @constant */
+            type: "member.updated";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Member"];
+        };
+        /** @description Sent when a member is deleted.
+         *
+         *
+         *     This event is triggered when a member is removed from a customer.
+         *     Any active seats assigned to the member will be automatically revoked.
+         *
+         *     **Discord & Slack support:** Basic */
+        WebhookMemberDeletedPayload: {
+            /** @constant */
+            type: "member.deleted";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Member"];
+        };
+        /** @description A customer along with additional state information:
+         *
+         *
+         *     * Active subscriptions
+         *     * Granted benefits
+         *     * Active meters */
+        CustomerStateIndividual: {
+            /** @description The ID of the customer. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
+            external_id: string | null;
+            /** @description The email address of the customer. This must be unique within the organization. */
+            email: string;
+            /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
+            email_verified: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "individual";
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
+            /** @description The name of the customer. */
+            name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            tax_id: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The ID of the organization owning the customer. */
+            organization_id: string;
+            /**
+             * Format: date-time
+             * @description Timestamp for when the customer was soft deleted.
+             */
+            deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
+            /** @description The customer's active subscriptions. */
+            active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
+            /** @description The customer's active benefit grants. */
+            granted_benefits: components["schemas"]["CustomerStateBenefitGrant"][];
+            /** @description The customer's active meters. */
+            active_meters: components["schemas"]["CustomerStateMeter"][];
+            avatar_url: string;
+        };
+        /** @description A customer along with additional state information:
+         *
+         *
+         *     * Active subscriptions
+         *     * Granted benefits
+         *     * Active meters */
+        CustomerStateTeam: {
+            /** @description The ID of the customer. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
+            external_id: string | null;
+            /** @description The email address of the customer. This must be unique within the organization. */
+            email: string;
+            /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
+            email_verified: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "team";
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
+            /** @description The name of the customer. */
+            name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            tax_id: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The ID of the organization owning the customer. */
+            organization_id: string;
+            /**
+             * Format: date-time
+             * @description Timestamp for when the customer was soft deleted.
+             */
+            deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
+            /** @description The customer's active subscriptions. */
+            active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
+            /** @description The customer's active benefit grants. */
+            granted_benefits: components["schemas"]["CustomerStateBenefitGrant"][];
+            /** @description The customer's active meters. */
+            active_meters: components["schemas"]["CustomerStateMeter"][];
+            avatar_url: string;
         };
         /** @description Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened. */
         Error: {
@@ -27463,6 +27940,1140 @@ export interface operations {
             };
         };
     };
+    "customers:members:create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The customer ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberCreateFromCustomer"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Customer not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:members:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer ID. */
+                id: string;
+                /** @description The member ID. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:members:delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The customer ID. */
+                id: string;
+                /** @description The member ID. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:members:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The customer ID. */
+                id: string;
+                /** @description The member ID. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:members:create_external": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The customer external ID. */
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberCreateFromCustomer"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Customer not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:members:get_external": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer external ID. */
+                external_id: string;
+                /** @description The member external ID. */
+                member_external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:members:delete_external": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The customer external ID. */
+                external_id: string;
+                /** @description The member external ID. */
+                member_external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customers:members:update_external": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The customer external ID. */
+                external_id: string;
+                /** @description The member external ID. */
+                member_external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "members:list_members": {
+        parameters: {
+            query?: {
+                /** @description Filter by customer ID. */
+                customer_id?: string | null;
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string | null;
+                /** @description Filter by member role. */
+                role?: components["schemas"]["MemberRole"] | null;
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+                /** @description Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order. */
+                sorting?: components["schemas"]["MemberSortProperty"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceMember"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Customer not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:members:list_members": {
+        parameters: {
+            query?: {
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomerPortalMember"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the customer is not a team, members are not enabled, or the session's member is neither its owner nor a billing manager) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:members:add_member": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerPortalMemberCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalMember"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the customer is not a team, members are not enabled, or the session's member is neither its owner nor a billing manager) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:members:remove_member": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The member ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the customer is not a team, members are not enabled, or the session's member is neither its owner nor a billing manager) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:members:update_member": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The member ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerPortalMemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalMember"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the customer is not a team, members are not enabled, or the session's member is neither its owner nor a billing manager) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "webhook:benefit_grant.created": {
         parameters: {
             query?: never;
@@ -28234,6 +29845,93 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookSubscriptionUpdatedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:member.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id. */
+                "webhook-id": string;
+                /** @description Unix seconds; receivers reject messages outside a 300 s tolerance. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, keyed with the UTF-8 bytes of the endpoint secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookMemberCreatedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:member.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id. */
+                "webhook-id": string;
+                /** @description Unix seconds; receivers reject messages outside a 300 s tolerance. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, keyed with the UTF-8 bytes of the endpoint secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookMemberUpdatedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:member.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id. */
+                "webhook-id": string;
+                /** @description Unix seconds; receivers reject messages outside a 300 s tolerance. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, keyed with the UTF-8 bytes of the endpoint secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookMemberDeletedPayload"];
             };
         };
         responses: {

@@ -13,6 +13,7 @@ import { seedDemo } from "../server/seed.js";
 import type { OrganizationCaller } from "../server/kit/auth.js";
 import { createCustomer } from "../server/customers/service.js";
 import { attributeExternalEvents } from "../server/meters/rollups.js";
+import { createOwnerMember } from "../server/members/service.js";
 import { createCustomerSession } from "../server/customer-sessions/service.js";
 import { startWorker } from "../workflows/worker.js";
 import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
@@ -113,7 +114,7 @@ async function main(): Promise<number> {
       knex,
       caller,
       { email: `fuzz-${Date.now()}@example.com`, name: "Fuzz Buyer" },
-      { attributeExternalEvents },
+      { attributeExternalEvents, createOwnerMember },
     );
     const session = await createCustomerSession(knex, caller, { customer_id: customer.id });
     worker = await startWorker({ knex, temporalAddress: temporal.address });

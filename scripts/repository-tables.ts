@@ -42,6 +42,7 @@ export const OWNERS: Record<string, string> = {
   ...own("subscriptions", "subscriptions subscription_prices subscription_meter_billings"),
   ...own("test-clocks", "test_clocks"),
   ...own("webhooks", "webhook_endpoints webhook_events webhook_deliveries organization_notifications"),
+  ...own("members", "customer_members"),
 };
 
 function own(folder: string, ...tables: string[]): Record<string, string> {

@@ -31,6 +31,7 @@ import { oauth2Handlers } from "./oauth2/handlers.js";
 import { eventHandlers } from "./events/handlers.js";
 import { customerMeterHandlers } from "./customer-meters/handlers.js";
 import { metricHandlers } from "./metrics/handlers.js";
+import { memberHandlers } from "./members/handlers.js";
 
 // One map of every operation's handler. Merged with Object.assign, not one spread after another:
 // V8 11 (Node 20) builds a new hidden class for an object spread followed by more properties; `merged`
@@ -72,4 +73,5 @@ export const handlers: Handlers<OperationId> = merged(
   customerMeterHandlers,
   metricHandlers,
   disputeHandlers,
+  memberHandlers,
 );

@@ -76,6 +76,7 @@ export function App() {
         <Resource name="event-types" {...eventTypes} options={{ label: "Event types" }} />
         <Resource name="customer-meters" {...customerMeters} options={{ label: "Customer meters" }} />
         <Resource name="customers" {...customers} options={{ label: "Customers" }} />
+        <Resource name="members" options={{ label: "Members" }} />
         <Resource name="orders" {...orders} options={{ label: "Orders" }} />
         <Resource name="subscriptions" {...subscriptions} options={{ label: "Subscriptions" }} />
         <Resource name="checkouts" {...checkouts} options={{ label: "Checkouts" }} />

@@ -123,7 +123,7 @@ export type AuthorizeResponseUser = {
 /**
  * A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
  */
-export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
+export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 export type AuthorizeUser = {
     id: string;
@@ -134,7 +134,7 @@ export type AuthorizeUser = {
 /**
  * A scope an organization access token can hold (every scope but the user and web ones).
  */
-export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
+export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
 
 export type Benefit = ({
     type: 'custom';
@@ -4476,9 +4476,13 @@ export type CustomerCreate = {
      */
     organization_id?: string | null;
     /**
-     * The type of customer. Team customers are not offered yet; only `individual` is accepted.
+     * The type of customer: `individual` (the default) or `team`, whose members share it.
      */
     type?: CustomerType | null;
+    /**
+     * The owner member of the customer, made with it when the organization has the Member model enabled; by default the customer's email, name and external ID.
+     */
+    owner?: MemberOwnerCreate | null;
 };
 
 export type CustomerCustomerMeter = {
@@ -5419,6 +5423,14 @@ export type CustomerSessionCustomerExternalIdCreate = {
      */
     external_customer_id: string;
     /**
+     * ID of the team member to open the session for; without it, the session is the customer's own and acts as its owner.
+     */
+    member_id?: string | null;
+    /**
+     * External ID of the team member to open the session for (instead of `member_id`).
+     */
+    external_member_id?: string | null;
+    /**
      * An http(s) address in your app the customer portal links back to.
      */
     return_url?: string | null;
@@ -5433,6 +5445,14 @@ export type CustomerSessionCustomerIdCreate = {
      */
     customer_id: string;
     /**
+     * ID of the team member to open the session for; without it, the session is the customer's own and acts as its owner.
+     */
+    member_id?: string | null;
+    /**
+     * External ID of the team member to open the session for (instead of `member_id`).
+     */
+    external_member_id?: string | null;
+    /**
      * An http(s) address in your app the customer portal links back to.
      */
     return_url?: string | null;
@@ -5441,81 +5461,13 @@ export type CustomerSessionCustomerIdCreate = {
 export type CustomerSortProperty = 'created_at' | '-created_at' | 'email' | '-email' | 'name' | '-name';
 
 /**
- * A customer along with additional state information:
- *
- *
- * * Active subscriptions
- * * Granted benefits
- * * Active meters
+ * A customer along with additional state information: active subscriptions, granted benefits, active meters; the shape of an individual or of a team (by `type`).
  */
-export type CustomerState = {
-    /**
-     * The ID of the customer.
-     */
-    id: string;
-    /**
-     * Creation timestamp of the object.
-     */
-    created_at: string;
-    /**
-     * Last modification timestamp of the object.
-     */
-    modified_at: string | null;
-    metadata: {
-        [key: string]: string | number | number | boolean;
-    };
-    /**
-     * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
-     */
-    external_id: string | null;
-    /**
-     * The email address of the customer. This must be unique within the organization.
-     */
-    email: string;
-    /**
-     * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
-     */
-    email_verified: boolean;
-    /**
-     * `individual`: team customers are not offered yet, and their state would be another shape.
-     */
+export type CustomerState = ({
     type: 'individual';
-    /**
-     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
-     */
-    billing_name: string | null;
-    /**
-     * The name of the customer.
-     */
-    name: string | null;
-    billing_address: Address | null;
-    tax_id: Array<string | TaxIdFormat | null> | null;
-    /**
-     * The ID of the organization owning the customer.
-     */
-    organization_id: string;
-    /**
-     * Timestamp for when the customer was soft deleted.
-     */
-    deleted_at: string | null;
-    /**
-     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
-     */
-    first_user_event_at: string | null;
-    /**
-     * The customer's active subscriptions.
-     */
-    active_subscriptions: Array<CustomerStateSubscription>;
-    /**
-     * The customer's active benefit grants.
-     */
-    granted_benefits: Array<CustomerStateBenefitGrant>;
-    /**
-     * The customer's active meters.
-     */
-    active_meters: Array<CustomerStateMeter>;
-    avatar_url: string;
-};
+} & CustomerStateIndividual) | ({
+    type: 'team';
+} & CustomerStateTeam);
 
 /**
  * An active benefit grant for a customer.
@@ -9717,6 +9669,10 @@ export type OrganizationFeatureSettings = {
      * If this organization has issue funding enabled
      */
     issue_funding_enabled?: boolean;
+    /**
+     * If this organization has the Member model enabled (its customers have members, and team customers manage theirs in the portal)
+     */
+    member_model_enabled?: boolean;
 };
 
 export type OrganizationNotificationSettings = {
@@ -10797,7 +10753,7 @@ export type S3FileUploadPart = {
     };
 };
 
-export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
+export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 /**
  * `created` (a new organization), `active`, or `denied` (it takes no payment). The statuses only Polar's onboarding review sets are not held: the 0.x clients' `onboarding_started` and `under_review`, the 1.x clients' `review`, `snoozed`, `blocked`, `offboarding` and `offboarded`.
@@ -11890,7 +11846,7 @@ export type WebhookEvent = {
     api_version: ApiVersion;
 };
 
-export type WebhookEventType = 'checkout.created' | 'checkout.updated' | 'customer.created' | 'customer.updated' | 'customer.deleted' | 'customer.state_changed' | 'order.created' | 'order.updated' | 'order.paid' | 'order.refunded' | 'subscription.created' | 'subscription.updated' | 'subscription.active' | 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked' | 'refund.created' | 'refund.updated' | 'product.created' | 'product.updated' | 'benefit.created' | 'benefit.updated' | 'benefit_grant.created' | 'benefit_grant.cycled' | 'benefit_grant.updated' | 'benefit_grant.revoked' | 'organization.updated';
+export type WebhookEventType = 'checkout.created' | 'checkout.updated' | 'customer.created' | 'customer.updated' | 'customer.deleted' | 'customer.state_changed' | 'order.created' | 'order.updated' | 'order.paid' | 'order.refunded' | 'subscription.created' | 'subscription.updated' | 'subscription.active' | 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked' | 'refund.created' | 'refund.updated' | 'product.created' | 'product.updated' | 'benefit.created' | 'benefit.updated' | 'benefit_grant.created' | 'benefit_grant.cycled' | 'benefit_grant.updated' | 'benefit_grant.revoked' | 'organization.updated' | 'member.created' | 'member.updated' | 'member.deleted';
 
 /**
  * Which failed events to queue again (a Borealis extension).
@@ -12122,6 +12078,364 @@ export type WebhookSubscriptionUpdatedPayload = {
     type: 'subscription.updated';
     timestamp: string;
     data: Subscription;
+};
+
+export type ListResourceMember = {
+    items: Array<Member>;
+    pagination: Pagination;
+};
+
+/**
+ * A member of a customer.
+ */
+export type Member = {
+    /**
+     * The ID of the member.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the customer this member belongs to.
+     */
+    customer_id: string;
+    /**
+     * The email address of the member.
+     */
+    email: string;
+    /**
+     * The name of the member.
+     */
+    name: string | null;
+    /**
+     * The ID of the member in your system. This must be unique within the customer.
+     */
+    external_id: string | null;
+    role: MemberRole;
+};
+
+/**
+ * A member to add to a customer.
+ */
+export type MemberCreateFromCustomer = {
+    /**
+     * The email address of the member.
+     */
+    email: string;
+    /**
+     * The name of the member.
+     */
+    name?: string | null;
+    /**
+     * The ID of the member in your system. This must be unique within the customer.
+     */
+    external_id?: string | null;
+    /**
+     * The role of the member in the customer; the owner is made with the customer, or by handing ownership over.
+     */
+    role?: 'member' | 'billing_manager';
+};
+
+/**
+ * The owner member of a new customer; by default the customer's own email, name and external ID.
+ */
+export type MemberOwnerCreate = {
+    /**
+     * The email address of the owner.
+     */
+    email: string;
+    /**
+     * The name of the owner.
+     */
+    name?: string | null;
+    /**
+     * The ID of the owner in your system.
+     */
+    external_id?: string | null;
+};
+
+/**
+ * A member's role in its customer: the one owner, billing managers (who manage the team and its billing in the portal) and members.
+ */
+export type MemberRole = 'owner' | 'billing_manager' | 'member';
+
+export type MemberSortProperty = 'created_at' | '-created_at';
+
+/**
+ * What to change of a member; what is left out or null stays.
+ */
+export type MemberUpdate = {
+    /**
+     * The name of the member.
+     */
+    name?: string | null;
+    /**
+     * The email address of the member (not of an individual customer's owner, which follows the customer's).
+     */
+    email?: string | null;
+    role?: MemberRole | null;
+};
+
+/**
+ * A member of the customer's team as seen in the customer portal.
+ */
+export type CustomerPortalMember = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The email address of the member.
+     */
+    email: string;
+    /**
+     * The name of the member.
+     */
+    name: string | null;
+    role: MemberRole;
+};
+
+/**
+ * A member to add to the customer's team.
+ */
+export type CustomerPortalMemberCreate = {
+    /**
+     * The email address of the member.
+     */
+    email: string;
+    /**
+     * The name of the member.
+     */
+    name?: string | null;
+    /**
+     * The role of the new member; not `owner` (a team has exactly one).
+     */
+    role?: MemberRole;
+};
+
+/**
+ * What to change of a member; what is left out or null stays.
+ */
+export type CustomerPortalMemberUpdate = {
+    /**
+     * The name of the member.
+     */
+    name?: string | null;
+    role?: MemberRole | null;
+};
+
+export type ListResourceCustomerPortalMember = {
+    items: Array<CustomerPortalMember>;
+    pagination: Pagination;
+};
+
+/**
+ * Sent when a new member is created.
+ *
+ *
+ * A member represents an individual within a customer (team).
+ * This event is triggered when a member is added to a customer,
+ * either programmatically via the API or when an owner is automatically
+ * created for a new customer.
+ *
+ * **Discord & Slack support:** Basic
+ */
+export type WebhookMemberCreatedPayload = {
+    type: 'member.created';
+    timestamp: string;
+    data: Member;
+};
+
+/**
+ * Sent when a member is updated.
+ *
+ *
+ * This event is triggered when member details are updated,
+ * such as their name or role within the customer.
+ *
+ * **Discord & Slack support:** Basic
+ */
+export type WebhookMemberUpdatedPayload = {
+    type: 'member.updated';
+    timestamp: string;
+    data: Member;
+};
+
+/**
+ * Sent when a member is deleted.
+ *
+ *
+ * This event is triggered when a member is removed from a customer.
+ * Any active seats assigned to the member will be automatically revoked.
+ *
+ * **Discord & Slack support:** Basic
+ */
+export type WebhookMemberDeletedPayload = {
+    type: 'member.deleted';
+    timestamp: string;
+    data: Member;
+};
+
+/**
+ * A customer along with additional state information:
+ *
+ *
+ * * Active subscriptions
+ * * Granted benefits
+ * * Active meters
+ */
+export type CustomerStateIndividual = {
+    /**
+     * The ID of the customer.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    metadata: {
+        [key: string]: string | number | number | boolean;
+    };
+    /**
+     * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
+     */
+    external_id: string | null;
+    /**
+     * The email address of the customer. This must be unique within the organization.
+     */
+    email: string;
+    /**
+     * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
+     */
+    email_verified: boolean;
+    type: 'individual';
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
+    /**
+     * The name of the customer.
+     */
+    name: string | null;
+    billing_address: Address | null;
+    tax_id: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The ID of the organization owning the customer.
+     */
+    organization_id: string;
+    /**
+     * Timestamp for when the customer was soft deleted.
+     */
+    deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
+    /**
+     * The customer's active subscriptions.
+     */
+    active_subscriptions: Array<CustomerStateSubscription>;
+    /**
+     * The customer's active benefit grants.
+     */
+    granted_benefits: Array<CustomerStateBenefitGrant>;
+    /**
+     * The customer's active meters.
+     */
+    active_meters: Array<CustomerStateMeter>;
+    avatar_url: string;
+};
+
+/**
+ * A customer along with additional state information:
+ *
+ *
+ * * Active subscriptions
+ * * Granted benefits
+ * * Active meters
+ */
+export type CustomerStateTeam = {
+    /**
+     * The ID of the customer.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    metadata: {
+        [key: string]: string | number | number | boolean;
+    };
+    /**
+     * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
+     */
+    external_id: string | null;
+    /**
+     * The email address of the customer. This must be unique within the organization.
+     */
+    email: string;
+    /**
+     * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
+     */
+    email_verified: boolean;
+    type: 'team';
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
+    /**
+     * The name of the customer.
+     */
+    name: string | null;
+    billing_address: Address | null;
+    tax_id: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The ID of the organization owning the customer.
+     */
+    organization_id: string;
+    /**
+     * Timestamp for when the customer was soft deleted.
+     */
+    deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
+    /**
+     * The customer's active subscriptions.
+     */
+    active_subscriptions: Array<CustomerStateSubscription>;
+    /**
+     * The customer's active benefit grants.
+     */
+    granted_benefits: Array<CustomerStateBenefitGrant>;
+    /**
+     * The customer's active meters.
+     */
+    active_meters: Array<CustomerStateMeter>;
+    avatar_url: string;
 };
 
 /**
@@ -22953,6 +23267,817 @@ export type TestClocksAttachCustomerResponses = {
 
 export type TestClocksAttachCustomerResponse = TestClocksAttachCustomerResponses[keyof TestClocksAttachCustomerResponses];
 
+export type CustomersMembersCreateData = {
+    body: MemberCreateFromCustomer;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The customer ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/customers/{id}/members';
+};
+
+export type CustomersMembersCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Customer not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersMembersCreateError = CustomersMembersCreateErrors[keyof CustomersMembersCreateErrors];
+
+export type CustomersMembersCreateResponses = {
+    /**
+     * Successful Response
+     */
+    201: Member;
+};
+
+export type CustomersMembersCreateResponse = CustomersMembersCreateResponses[keyof CustomersMembersCreateResponses];
+
+export type CustomersMembersDeleteData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The customer ID.
+         */
+        id: string;
+        /**
+         * The member ID.
+         */
+        member_id: string;
+    };
+    query?: never;
+    url: '/v1/customers/{id}/members/{member_id}';
+};
+
+export type CustomersMembersDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersMembersDeleteError = CustomersMembersDeleteErrors[keyof CustomersMembersDeleteErrors];
+
+export type CustomersMembersDeleteResponses = {
+    /**
+     * No Content
+     */
+    204: void;
+};
+
+export type CustomersMembersDeleteResponse = CustomersMembersDeleteResponses[keyof CustomersMembersDeleteResponses];
+
+export type CustomersMembersGetData = {
+    body?: never;
+    path: {
+        /**
+         * The customer ID.
+         */
+        id: string;
+        /**
+         * The member ID.
+         */
+        member_id: string;
+    };
+    query?: never;
+    url: '/v1/customers/{id}/members/{member_id}';
+};
+
+export type CustomersMembersGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersMembersGetError = CustomersMembersGetErrors[keyof CustomersMembersGetErrors];
+
+export type CustomersMembersGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: Member;
+};
+
+export type CustomersMembersGetResponse = CustomersMembersGetResponses[keyof CustomersMembersGetResponses];
+
+export type CustomersMembersUpdateData = {
+    body: MemberUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The customer ID.
+         */
+        id: string;
+        /**
+         * The member ID.
+         */
+        member_id: string;
+    };
+    query?: never;
+    url: '/v1/customers/{id}/members/{member_id}';
+};
+
+export type CustomersMembersUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersMembersUpdateError = CustomersMembersUpdateErrors[keyof CustomersMembersUpdateErrors];
+
+export type CustomersMembersUpdateResponses = {
+    /**
+     * Successful Response
+     */
+    200: Member;
+};
+
+export type CustomersMembersUpdateResponse = CustomersMembersUpdateResponses[keyof CustomersMembersUpdateResponses];
+
+export type CustomersMembersCreateExternalData = {
+    body: MemberCreateFromCustomer;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The customer external ID.
+         */
+        external_id: string;
+    };
+    query?: never;
+    url: '/v1/customers/external/{external_id}/members';
+};
+
+export type CustomersMembersCreateExternalErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Customer not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersMembersCreateExternalError = CustomersMembersCreateExternalErrors[keyof CustomersMembersCreateExternalErrors];
+
+export type CustomersMembersCreateExternalResponses = {
+    /**
+     * Successful Response
+     */
+    201: Member;
+};
+
+export type CustomersMembersCreateExternalResponse = CustomersMembersCreateExternalResponses[keyof CustomersMembersCreateExternalResponses];
+
+export type CustomersMembersDeleteExternalData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The customer external ID.
+         */
+        external_id: string;
+        /**
+         * The member external ID.
+         */
+        member_external_id: string;
+    };
+    query?: never;
+    url: '/v1/customers/external/{external_id}/members/{member_external_id}';
+};
+
+export type CustomersMembersDeleteExternalErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersMembersDeleteExternalError = CustomersMembersDeleteExternalErrors[keyof CustomersMembersDeleteExternalErrors];
+
+export type CustomersMembersDeleteExternalResponses = {
+    /**
+     * No Content
+     */
+    204: void;
+};
+
+export type CustomersMembersDeleteExternalResponse = CustomersMembersDeleteExternalResponses[keyof CustomersMembersDeleteExternalResponses];
+
+export type CustomersMembersGetExternalData = {
+    body?: never;
+    path: {
+        /**
+         * The customer external ID.
+         */
+        external_id: string;
+        /**
+         * The member external ID.
+         */
+        member_external_id: string;
+    };
+    query?: never;
+    url: '/v1/customers/external/{external_id}/members/{member_external_id}';
+};
+
+export type CustomersMembersGetExternalErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersMembersGetExternalError = CustomersMembersGetExternalErrors[keyof CustomersMembersGetExternalErrors];
+
+export type CustomersMembersGetExternalResponses = {
+    /**
+     * Successful Response
+     */
+    200: Member;
+};
+
+export type CustomersMembersGetExternalResponse = CustomersMembersGetExternalResponses[keyof CustomersMembersGetExternalResponses];
+
+export type CustomersMembersUpdateExternalData = {
+    body: MemberUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The customer external ID.
+         */
+        external_id: string;
+        /**
+         * The member external ID.
+         */
+        member_external_id: string;
+    };
+    query?: never;
+    url: '/v1/customers/external/{external_id}/members/{member_external_id}';
+};
+
+export type CustomersMembersUpdateExternalErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomersMembersUpdateExternalError = CustomersMembersUpdateExternalErrors[keyof CustomersMembersUpdateExternalErrors];
+
+export type CustomersMembersUpdateExternalResponses = {
+    /**
+     * Successful Response
+     */
+    200: Member;
+};
+
+export type CustomersMembersUpdateExternalResponse = CustomersMembersUpdateExternalResponses[keyof CustomersMembersUpdateExternalResponses];
+
+export type MembersListMembersData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: string | null;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: string | null;
+        /**
+         * Filter by member role.
+         */
+        role?: MemberRole | null;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<MemberSortProperty>;
+    };
+    url: '/v1/members/';
+};
+
+export type MembersListMembersErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the organization has not enabled members)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Customer not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type MembersListMembersError = MembersListMembersErrors[keyof MembersListMembersErrors];
+
+export type MembersListMembersResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceMember;
+};
+
+export type MembersListMembersResponse = MembersListMembersResponses[keyof MembersListMembersResponses];
+
+export type CustomerPortalMembersListMembersData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/customer-portal/members';
+};
+
+export type CustomerPortalMembersListMembersErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the customer is not a team, members are not enabled, or the session's member is neither its owner nor a billing manager)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalMembersListMembersError = CustomerPortalMembersListMembersErrors[keyof CustomerPortalMembersListMembersErrors];
+
+export type CustomerPortalMembersListMembersResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceCustomerPortalMember;
+};
+
+export type CustomerPortalMembersListMembersResponse = CustomerPortalMembersListMembersResponses[keyof CustomerPortalMembersListMembersResponses];
+
+export type CustomerPortalMembersAddMemberData = {
+    body: CustomerPortalMemberCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/members';
+};
+
+export type CustomerPortalMembersAddMemberErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the customer is not a team, members are not enabled, or the session's member is neither its owner nor a billing manager)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalMembersAddMemberError = CustomerPortalMembersAddMemberErrors[keyof CustomerPortalMembersAddMemberErrors];
+
+export type CustomerPortalMembersAddMemberResponses = {
+    /**
+     * Successful Response
+     */
+    201: CustomerPortalMember;
+};
+
+export type CustomerPortalMembersAddMemberResponse = CustomerPortalMembersAddMemberResponses[keyof CustomerPortalMembersAddMemberResponses];
+
+export type CustomerPortalMembersRemoveMemberData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The member ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/members/{id}';
+};
+
+export type CustomerPortalMembersRemoveMemberErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the customer is not a team, members are not enabled, or the session's member is neither its owner nor a billing manager)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalMembersRemoveMemberError = CustomerPortalMembersRemoveMemberErrors[keyof CustomerPortalMembersRemoveMemberErrors];
+
+export type CustomerPortalMembersRemoveMemberResponses = {
+    /**
+     * No Content
+     */
+    204: void;
+};
+
+export type CustomerPortalMembersRemoveMemberResponse = CustomerPortalMembersRemoveMemberResponses[keyof CustomerPortalMembersRemoveMemberResponses];
+
+export type CustomerPortalMembersUpdateMemberData = {
+    body: CustomerPortalMemberUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The member ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/members/{id}';
+};
+
+export type CustomerPortalMembersUpdateMemberErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the customer is not a team, members are not enabled, or the session's member is neither its owner nor a billing manager)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (Member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalMembersUpdateMemberError = CustomerPortalMembersUpdateMemberErrors[keyof CustomerPortalMembersUpdateMemberErrors];
+
+export type CustomerPortalMembersUpdateMemberResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerPortalMember;
+};
+
+export type CustomerPortalMembersUpdateMemberResponse = CustomerPortalMembersUpdateMemberResponses[keyof CustomerPortalMembersUpdateMemberResponses];
+
 export type WebhookBenefitGrantCreatedWebhookPayload = WebhookBenefitGrantCreatedPayload;
 
 export type WebhookBenefitGrantCreatedWebhookRequest = {
@@ -23196,8 +24321,35 @@ export type WebhookSubscriptionUpdatedWebhookRequest = {
     query?: never;
 };
 
+export type WebhookMemberCreatedWebhookPayload = WebhookMemberCreatedPayload;
+
+export type WebhookMemberCreatedWebhookRequest = {
+    body: WebhookMemberCreatedWebhookPayload;
+    key: 'member.created';
+    path?: never;
+    query?: never;
+};
+
+export type WebhookMemberUpdatedWebhookPayload = WebhookMemberUpdatedPayload;
+
+export type WebhookMemberUpdatedWebhookRequest = {
+    body: WebhookMemberUpdatedWebhookPayload;
+    key: 'member.updated';
+    path?: never;
+    query?: never;
+};
+
+export type WebhookMemberDeletedWebhookPayload = WebhookMemberDeletedPayload;
+
+export type WebhookMemberDeletedWebhookRequest = {
+    body: WebhookMemberDeletedWebhookPayload;
+    key: 'member.deleted';
+    path?: never;
+    query?: never;
+};
+
 export type ClientOptions = {
     baseUrl: 'http://localhost:8000' | (string & {});
 };
 
-export type Webhooks = WebhookBenefitGrantCreatedWebhookRequest | WebhookBenefitGrantCycledWebhookRequest | WebhookBenefitGrantRevokedWebhookRequest | WebhookBenefitGrantUpdatedWebhookRequest | WebhookBenefitCreatedWebhookRequest | WebhookBenefitUpdatedWebhookRequest | WebhookCheckoutCreatedWebhookRequest | WebhookCheckoutUpdatedWebhookRequest | WebhookCustomerCreatedWebhookRequest | WebhookCustomerDeletedWebhookRequest | WebhookCustomerStateChangedWebhookRequest | WebhookCustomerUpdatedWebhookRequest | WebhookOrderCreatedWebhookRequest | WebhookOrderPaidWebhookRequest | WebhookOrderRefundedWebhookRequest | WebhookOrderUpdatedWebhookRequest | WebhookOrganizationUpdatedWebhookRequest | WebhookProductCreatedWebhookRequest | WebhookProductUpdatedWebhookRequest | WebhookRefundCreatedWebhookRequest | WebhookRefundUpdatedWebhookRequest | WebhookSubscriptionActiveWebhookRequest | WebhookSubscriptionCanceledWebhookRequest | WebhookSubscriptionCreatedWebhookRequest | WebhookSubscriptionRevokedWebhookRequest | WebhookSubscriptionUncanceledWebhookRequest | WebhookSubscriptionUpdatedWebhookRequest;
+export type Webhooks = WebhookBenefitGrantCreatedWebhookRequest | WebhookBenefitGrantCycledWebhookRequest | WebhookBenefitGrantRevokedWebhookRequest | WebhookBenefitGrantUpdatedWebhookRequest | WebhookBenefitCreatedWebhookRequest | WebhookBenefitUpdatedWebhookRequest | WebhookCheckoutCreatedWebhookRequest | WebhookCheckoutUpdatedWebhookRequest | WebhookCustomerCreatedWebhookRequest | WebhookCustomerDeletedWebhookRequest | WebhookCustomerStateChangedWebhookRequest | WebhookCustomerUpdatedWebhookRequest | WebhookOrderCreatedWebhookRequest | WebhookOrderPaidWebhookRequest | WebhookOrderRefundedWebhookRequest | WebhookOrderUpdatedWebhookRequest | WebhookOrganizationUpdatedWebhookRequest | WebhookProductCreatedWebhookRequest | WebhookProductUpdatedWebhookRequest | WebhookRefundCreatedWebhookRequest | WebhookRefundUpdatedWebhookRequest | WebhookSubscriptionActiveWebhookRequest | WebhookSubscriptionCanceledWebhookRequest | WebhookSubscriptionCreatedWebhookRequest | WebhookSubscriptionRevokedWebhookRequest | WebhookSubscriptionUncanceledWebhookRequest | WebhookSubscriptionUpdatedWebhookRequest | WebhookMemberCreatedWebhookRequest | WebhookMemberUpdatedWebhookRequest | WebhookMemberDeletedWebhookRequest;

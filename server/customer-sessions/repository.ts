@@ -13,11 +13,17 @@ export interface CustomerSessionRow {
   checkout_id: string | null;
   /** Where the portal links back to (the merchant's app), when its creator said. */
   return_url: string | null;
+  /** The team member the session is for; null: the customer's own. */
+  member_id: string | null;
 }
 
 export async function insertSession(
   db: Knex,
-  values: Pick<CustomerSessionRow, "customer_id" | "token_hash" | "expires_at"> & { checkout_id?: string; return_url?: string | null },
+  values: Pick<CustomerSessionRow, "customer_id" | "token_hash" | "expires_at"> & {
+    checkout_id?: string;
+    return_url?: string | null;
+    member_id?: string | null;
+  },
 ): Promise<CustomerSessionRow> {
   const [row] = await db<CustomerSessionRow>("customer_sessions").insert(values).returning("*");
   return row as CustomerSessionRow;
@@ -27,7 +33,9 @@ export async function insertSession(
 export async function findLiveSession(
   db: Knex,
   tokenHash: string,
-): Promise<{ session_id: string; customer_id: string; organization_id: string; checkout_id: string | null } | undefined> {
+): Promise<
+  { session_id: string; customer_id: string; organization_id: string; checkout_id: string | null; member_id: string | null } | undefined
+> {
   return db("customer_sessions")
     .join("customers", "customers.id", "customer_sessions.customer_id")
     .where("customer_sessions.token_hash", tokenHash)
@@ -39,6 +47,7 @@ export async function findLiveSession(
       "customers.id as customer_id",
       "customers.organization_id",
       "customer_sessions.checkout_id",
+      "customer_sessions.member_id",
     );
 }
 

@@ -3,7 +3,8 @@
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import { slugOf } from "../organizations/repository.js";
-import { findReadable, liveById } from "../customers/repository.js";
+import { findReadable, liveById, type CustomerRow } from "../customers/repository.js";
+import { findMember } from "../members/repository.js";
 import { hashToken, randomToken, type CustomerCaller, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, Unauthorized } from "../kit/errors.js";
 import { toCustomerSession, type CustomerSessionOut } from "./models.js";
@@ -31,9 +32,11 @@ export async function createCustomerSession(
     if (!customer) {
       throw invalid(["body", byId ? "customer_id" : "external_customer_id"], "Customer does not exist.", "value_error");
     }
+    const memberId = await sessionMember(trx, customer, input);
     const token = randomToken("polar_cst_");
     const row = await insertSession(trx, {
       customer_id: customer.id,
+      member_id: memberId,
       token_hash: hashToken(token),
       expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
       return_url: checkHttpUrl(input.return_url, ["body", "return_url"]),
@@ -43,6 +46,15 @@ export async function createCustomerSession(
     if (!org) throw new Unauthorized("Invalid or expired token.");
     return toCustomerSession(row, token, customer, org.slug);
   });
+}
+
+/** The team member a session is opened for (by id or external id), a live member of the customer; null: none named. */
+async function sessionMember(trx: Knex, customer: CustomerRow, input: CustomerSessionCreateInput): Promise<string | null> {
+  const key = input.member_id ? { id: input.member_id } : input.external_member_id ? { externalId: input.external_member_id } : null;
+  if (!key) return null;
+  const member = await findMember(trx, customer.organization_id, customer.id, key);
+  if (!member) throw invalid(["body", "id" in key ? "member_id" : "external_member_id"], "Member does not exist.", "value_error");
+  return member.id;
 }
 
 /** The session a portal is signed in with: when it ends, and where it links back to. */
@@ -67,5 +79,12 @@ export async function authenticateCustomer(db: Knex, token: string | null): Prom
   if (!row) throw new Unauthorized("Invalid or expired customer session.");
   // A purchase's session sees nothing until server/customer-portal/purchase.ts says what it bought.
   const purchase = row.checkout_id ? { checkoutId: row.checkout_id, orders: [], subscriptions: [], grants: [], licenseKeys: [] } : null;
-  return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id, sessionId: row.session_id, purchase };
+  return {
+    kind: "customer",
+    customerId: row.customer_id,
+    organizationId: row.organization_id,
+    sessionId: row.session_id,
+    purchase,
+    memberId: row.member_id,
+  };
 }

@@ -4,6 +4,7 @@ import { revokeCustomerSessions } from "../customer-sessions/repository.js";
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { attributeExternalEvents } from "../meters/rollups.js";
 import { exportCustomers } from "./export.js";
+import { createOwnerMember, deleteMembersOfCustomer, syncOwnerEmail } from "../members/service.js";
 import { readCustomerState } from "../subscriptions/customer-state.js";
 import { liveSubscriptionOf } from "../subscriptions/repository.js";
 import {
@@ -32,7 +33,15 @@ type CustomerOps =
   | "customers:list_payment_methods_external"
   | "customers:export";
 
-const dependents: CustomerDependents = { attributeExternalEvents, readCustomerState, revokeCustomerSessions, liveSubscriptionOf };
+const dependents: CustomerDependents = {
+  attributeExternalEvents,
+  readCustomerState,
+  revokeCustomerSessions,
+  liveSubscriptionOf,
+  createOwnerMember,
+  deleteMembersOfCustomer,
+  syncOwnerEmail,
+};
 
 export const customerHandlers: Handlers<CustomerOps> = {
   "customers:export": async ({ query }, ctx) => ({

@@ -67,8 +67,7 @@ export function toCustomerState(
   row: CustomerRow,
   state: { subscriptions: StateSubscription[]; grants: GrantedBenefitRow[]; meters: StateMeter[] },
 ): CustomerStateOut {
-  return Object.assign(toCustomer(row), {
-    type: row.type,
+  const base = Object.assign(toCustomer(row), {
     active_subscriptions: state.subscriptions,
     granted_benefits: state.grants.map((g) => ({
       id: g.id,
@@ -82,6 +81,8 @@ export function toCustomerState(
     })),
     active_meters: state.meters,
   });
+  // The state's shape by the customer's type (CustomerStateIndividual, CustomerStateTeam).
+  return row.type === "team" ? Object.assign(base, { type: "team" as const }) : Object.assign(base, { type: "individual" as const });
 }
 
 /** The portal's view of a customer; `defaultPaymentMethodId` is their default saved card, when they have one. */

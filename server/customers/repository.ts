@@ -18,8 +18,8 @@ export interface CustomerRow {
   organization_id: string;
   email: string;
   email_verified: boolean;
-  /** Always `individual` until team customers exist (service.ts refuses the others). */
-  type: "individual";
+  /** A team's members share it (server/members/); an individual buys for themself. */
+  type: CustomerType;
   name: string | null;
   billing_name: string | null;
   external_id: string | null;

@@ -52,11 +52,12 @@ export interface CustomerListQuery {
 const EMAIL_TAKEN = "A customer with this email address already exists.";
 const EXTERNAL_ID_TAKEN = "A customer with this external ID already exists.";
 
-/** Team customers come with their members; until then every customer is an individual. */
-function checkCustomerType(type: CustomerType | null | undefined): CustomerRow["type"] {
-  if (type === "team")
-    throw invalid(["body", "type"], "Team customers are not available yet: only individual customers can be created.", "value_error", type);
-  return "individual";
+/** A customer is an individual unless it is made a team; a team stays one (Polar refuses the downgrade). */
+function checkCustomerType(type: CustomerType | null | undefined, current?: CustomerType): CustomerType {
+  if (current === "team" && type !== "team") {
+    throw invalid(["body", "type"], "Customer type cannot be downgraded from 'team' to 'individual'.", "value_error", type);
+  }
+  return type ?? "individual";
 }
 
 function checkExternalId(externalId: unknown): string {
@@ -84,7 +85,7 @@ export async function createCustomer(
   db: Knex,
   caller: OrganizationCaller,
   input: CustomerCreateInput,
-  dependents: Pick<CustomerDependents, "attributeExternalEvents">,
+  dependents: Pick<CustomerDependents, "attributeExternalEvents" | "createOwnerMember">,
 ): Promise<CustomerOut> {
   if (input.organization_id && input.organization_id !== caller.organizationId) {
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
@@ -116,6 +117,7 @@ export async function createCustomer(
       checkTaxIdAfterCommit(trx, row);
       const out = toCustomer(row);
       await emit(trx, caller.organizationId, "customer.created", out);
+      await dependents.createOwnerMember(trx, row, input.owner);
       return out;
     })
     .catch((err) => uniqueViolation(err, email, externalId));
@@ -191,7 +193,7 @@ async function preparePatch(
     patch.email = email;
   }
   if (input.name !== undefined) patch.name = input.name;
-  if (input.type !== undefined && input.type !== null) patch.type = checkCustomerType(input.type);
+  if (input.type !== undefined && input.type !== null) patch.type = checkCustomerType(input.type, row.type);
   if (allowExternalId && input.external_id !== undefined && input.external_id !== row.external_id) {
     if (row.external_id !== null) {
       throw invalid(["body", "external_id"], "Customer external ID cannot be updated.", "value_error", input.external_id);
@@ -220,7 +222,7 @@ export async function updateCustomer(
   caller: OrganizationCaller,
   key: CustomerKey,
   input: CustomerUpdateInput,
-  dependents: Pick<CustomerDependents, "attributeExternalEvents">,
+  dependents: Pick<CustomerDependents, "attributeExternalEvents" | "syncOwnerEmail">,
 ): Promise<CustomerOut> {
   return db
     .transaction(async (trx) => {
@@ -234,6 +236,7 @@ export async function updateCustomer(
       const out = toCustomer(updated);
       if ("tax_id" in patch) checkTaxIdAfterCommit(trx, updated);
       await emit(trx, caller.organizationId, "customer.updated", out);
+      if (updated.email !== row.email) await dependents.syncOwnerEmail(trx, updated);
       return out;
     })
     .catch((err) => uniqueViolation(err, input.email ?? undefined, input.external_id));
@@ -253,6 +256,12 @@ export interface CustomerDependents {
   revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** A whereExists subquery: the customer (`customerIdColumn`) has a live subscription. */
   liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder;
+  /** The owner member a new customer comes with where the Member model is on (server/members/, which stands on customers). */
+  createOwnerMember(trx: Knex.Transaction, customer: CustomerRow, owner: CustomerCreateInput["owner"]): Promise<void>;
+  /** An individual's owner member keeps the customer's email (server/members/). */
+  syncOwnerEmail(trx: Knex.Transaction, customer: CustomerRow): Promise<void>;
+  /** A deleted customer's members go with it (server/members/). */
+  deleteMembersOfCustomer(trx: Knex.Transaction, organizationId: string, customerId: string): Promise<void>;
 }
 
 /** Where an anonymized customer's email points: a reserved domain no mail is ever delivered to. */
@@ -283,7 +292,7 @@ export async function deleteCustomer(
   db: Knex,
   caller: OrganizationCaller,
   key: CustomerKey,
-  dependents: Pick<CustomerDependents, "revokeCustomerSessions">,
+  dependents: Pick<CustomerDependents, "revokeCustomerSessions" | "deleteMembersOfCustomer">,
   opts: { anonymize?: boolean } = {},
 ): Promise<void> {
   await db.transaction(async (trx) => {
@@ -295,6 +304,7 @@ export async function deleteCustomer(
     // Portal sessions end with the customer.
     await dependents.revokeCustomerSessions(trx, row.id, now);
     await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted));
+    await dependents.deleteMembersOfCustomer(trx, caller.organizationId, row.id);
   });
 }
 

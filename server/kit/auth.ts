@@ -24,6 +24,8 @@ export type Caller =
       sessionId: string;
       /** Set when a checkout's confirm opened the session: it sees that purchase alone. */
       purchase: Purchase | null;
+      /** The team member the session was opened for (server/members/); none: the customer's own session. */
+      memberId?: string | null;
     }
   /** A signed-in user acting for no organization (creating one), or an OAuth2 token granted user scopes only. */
   | { kind: "user"; userId: string; sessionId?: string; oauth?: { scopes: ReadonlySet<string> } }
@@ -104,6 +106,8 @@ export const ALL_SCOPES = [
   "metrics:write",
   "external_organizations:read",
   "customer_sessions:write",
+  "members:read",
+  "members:write",
   "organization_access_tokens:read",
   "organization_access_tokens:write",
 ] as const;

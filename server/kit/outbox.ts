@@ -32,7 +32,10 @@ export type WebhookEventType =
   | "benefit_grant.cycled"
   | "benefit_grant.updated"
   | "benefit_grant.revoked"
-  | "organization.updated";
+  | "organization.updated"
+  | "member.created"
+  | "member.updated"
+  | "member.deleted";
 
 /**
  * Outbox types no webhook carries: facts only emails are sent for (server/emails/triggers.ts).

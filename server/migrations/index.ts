@@ -59,10 +59,12 @@ import * as taxSyncDue from "./0150_tax_sync_due.js";
 import * as emailSends from "./0160_email_sends.js";
 import * as emailPreferences from "./0165_email_preferences.js";
 import * as disputes from "./0170_disputes.js";
-import * as customerEmailVerifications from "./0180_customer_email_verifications.js";
-import * as draftOrders from "./0190_draft_orders.js";
 import * as metricDashboards from "./0175_metric_dashboards.js";
 import * as eventTypes from "./0176_event_types.js";
+import * as customerEmailVerifications from "./0180_customer_email_verifications.js";
+import * as customerMembers from "./0185_customer_members.js";
+import * as customerSessionMember from "./0186_customer_session_member.js";
+import * as draftOrders from "./0190_draft_orders.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -125,8 +127,10 @@ export const migrations = [
   { name: "0160_email_sends", ...emailSends },
   { name: "0165_email_preferences", ...emailPreferences },
   { name: "0170_disputes", ...disputes },
-  { name: "0180_customer_email_verifications", ...customerEmailVerifications },
-  { name: "0190_draft_orders", ...draftOrders },
   { name: "0175_metric_dashboards", ...metricDashboards },
   { name: "0176_event_types", ...eventTypes },
+  { name: "0180_customer_email_verifications", ...customerEmailVerifications },
+  { name: "0185_customer_members", ...customerMembers },
+  { name: "0186_customer_session_member", ...customerSessionMember },
+  { name: "0190_draft_orders", ...draftOrders },
 ];

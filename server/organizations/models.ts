@@ -12,7 +12,11 @@ export type OrganizationOut = components["schemas"]["Organization"];
 export type PublicOrganizationOut = components["schemas"]["CheckoutOrganization"];
 type SubscriptionSettings = OrganizationOut["subscription_settings"];
 
-export const DEFAULT_FEATURE_SETTINGS: components["schemas"]["OrganizationFeatureSettings"] = { issue_funding_enabled: false };
+type FeatureSettings = components["schemas"]["OrganizationFeatureSettings"];
+export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = {
+  issue_funding_enabled: false,
+  member_model_enabled: false,
+};
 export const DEFAULT_SUBSCRIPTION_SETTINGS: Omit<SubscriptionSettings, "benefit_revocation_grace_period"> = {
   allow_multiple_subscriptions: false,
   allow_customer_updates: true,
@@ -114,6 +118,14 @@ function portalSettingsOut(
   };
 }
 
+/** The feature settings the contract declares (a newer client sends Polar's others too: they are not shown). */
+function featureSettingsOut(stored: Partial<FeatureSettings>): FeatureSettings {
+  return {
+    issue_funding_enabled: stored.issue_funding_enabled ?? DEFAULT_FEATURE_SETTINGS.issue_funding_enabled,
+    member_model_enabled: stored.member_model_enabled ?? DEFAULT_FEATURE_SETTINGS.member_model_enabled,
+  };
+}
+
 /** The organization as a buyer sees it (CheckoutOrganization); the merchant's Organization adds the rest. */
 export function toPublicOrganization(row: OrganizationRow): PublicOrganizationOut {
   const subscription = subscriptionSettings(row);
@@ -129,7 +141,7 @@ export function toPublicOrganization(row: OrganizationRow): PublicOrganizationOu
     socials: row.socials,
     status: row.status,
     details_submitted_at: iso(row.details_submitted_at),
-    feature_settings: row.feature_settings,
+    feature_settings: row.feature_settings && featureSettingsOut(row.feature_settings),
     subscription_settings: subscription,
     notification_settings: row.notification_settings,
     customer_portal_settings: portalSettingsOut(row.customer_portal_settings, subscription),

@@ -119,6 +119,9 @@ interface Fixtures {
   query: Record<string, string>;
   activationId: string;
   externalId: string;
+  /** A member of A's customer (`ids.customers`), by id and by external id. */
+  memberId: string;
+  memberExternalId: string;
   sessionA1: string;
   sessionA2: string;
   marker: string;
@@ -134,6 +137,8 @@ interface Fixtures {
 function idFor(f: Fixtures, path: string, name: string): string {
   if (name === "activation_id") return f.activationId;
   if (name === "external_id") return f.externalId;
+  if (name === "member_id") return f.memberId;
+  if (name === "member_external_id") return f.memberExternalId;
   const rest = path.replace(/^\/v1\//, "").split("/{")[0];
   const id = f.ids[rest];
   if (!id) throw new Error(`no fixture for the resource of ${path} (${rest}): add one to test/contract/isolation.test.ts`);
@@ -316,6 +321,22 @@ describe("isolation and permissions over every operation", () => {
     });
     const a1 = await createCustomer(k, orgA.id, { name: "Customer A1" });
     const a2 = await createCustomer(k, orgA.id, { name: `Customer ${markerA2}`, email: `${markerA2}@example.com` });
+    // Members: A has the Member model on; A1 and A2 are teams with their owners, A2 with a member too.
+    await k("organizations")
+      .where({ id: orgA.id })
+      .update({ feature_settings: JSON.stringify({ issue_funding_enabled: false, member_model_enabled: true }) });
+    await k("customers").whereIn("id", [a1.id, a2.id]).update({ type: "team" });
+    const addMember = async (customerId: string, email: string, role: string, externalId: string | null = null) =>
+      (
+        await k("customer_members")
+          .insert({ organization_id: orgA.id, customer_id: customerId, email, role, external_id: externalId })
+          .returning("id")
+      )[0].id as string;
+    await addMember(a1.id, "a1-owner@example.com", "owner");
+    await addMember(a2.id, `owner-${markerA2}@example.com`, "owner");
+    const memberA2 = await addMember(a2.id, `member-${markerA2}@example.com`, "member");
+    const memberExternalId = `member-${marker}`;
+    const member = await addMember(customer.id, `member-${marker}@example.com`, "member", memberExternalId);
     const order = await createOrder(
       k,
       orgA.id,
@@ -450,6 +471,8 @@ describe("isolation and permissions over every operation", () => {
       ownerA: await owner(orgA.id, "Owner A"),
       ownerB: await owner(orgB.id, "Owner B"),
       externalId,
+      memberId: member,
+      memberExternalId,
       activationId: activation.id,
       licenseKey: licenseKey.key,
       sessionA1: await createCustomerSessionToken(k, a1.id),
@@ -487,6 +510,7 @@ describe("isolation and permissions over every operation", () => {
         "customer-portal/benefit-grants": grantA2.id,
         "customer-portal/license-keys": licenseKey.id,
         "customer-portal/customers/me/payment-methods": paymentMethodA2.id,
+        "customer-portal/members": memberA2,
       },
     };
   });

@@ -46,6 +46,10 @@ const WEBHOOK_EVENTS = [
   "benefit_grant.updated",
   "benefit_grant.revoked",
   "organization.updated",
+  // After 0.34.17's 27: a team customer's members (0.49.0).
+  "member.created",
+  "member.updated",
+  "member.deleted",
 ];
 
 /** The contract's operations, less our own extensions (tagged apart: they are not Polar's). */
@@ -121,7 +125,7 @@ describe("contract vs @polar-sh/sdk@0.34.17", () => {
     for (const o of portal) if (o.op.security.length) expect(Object.keys(o.op.security[0]), o.operationId).toEqual(["customer_session"]);
   });
 
-  it("lists all 27 webhook events under webhooks, each {type, timestamp, data}", () => {
+  it("lists the 27 webhook events and member.* under webhooks, each {type, timestamp, data}", () => {
     expect(Object.keys(spec.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
     for (const [type, item] of Object.entries<any>(spec.webhooks)) {
       const ref: string = item.post.requestBody.content["application/json"].schema.$ref;

@@ -120,8 +120,10 @@ const WEBHOOK_CLIENTS = [
 for (const client of WEBHOOK_CLIENTS) {
   const { inbound } = await schemasOf(client.pkg);
   describe(`webhook bodies are accepted by ${client.version}'s zod schemas`, () => {
-    it("covers the 27 event types", () => {
-      expect(webhookPayloads.filter((n) => inbound[n])).toHaveLength(27);
+    // The 27 event types of 0.34.17; the newer clients know member.* as well.
+    const known = client.version === "0.34.17" || client.version === "0.32.16" ? 27 : 30;
+    it(`covers the ${known} event types it knows`, () => {
+      expect(webhookPayloads.filter((n) => inbound[n])).toHaveLength(known);
     });
     for (const name of webhookPayloads.filter((n) => inbound[n])) {
       it(name, () => {

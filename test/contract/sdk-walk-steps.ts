@@ -232,6 +232,64 @@ export function walkSteps(h: WalkHarness): Step[] {
     },
     { fn: "customersDeleteExternal", args: (v) => [{ externalId: v.goneExternalId }] },
 
+    // A team customer and its members (0.49.0 on), where the organization enabled the Member model.
+    {
+      fn: "organizationsUpdate",
+      args: (v) => [{ id: v.organizationId, organizationUpdate: { featureSettings: { memberModelEnabled: true } } }],
+    },
+    {
+      fn: "customersCreate",
+      args: () => [
+        { type: "team", email: `team-${tag}@example.com`, externalId: `team-${tag}`, owner: { email: `boss-${tag}@example.com` } },
+      ],
+      keep: { teamId: "id", teamExternalId: "externalId" },
+    },
+    { fn: "membersListMembers", args: (v) => [{ customerId: v.teamId }], keep: { ownerId: "result.items.0.id" } },
+    {
+      fn: "customersMembersCreate",
+      args: (v) => [{ id: v.teamId, memberCreateFromCustomer: { email: `ann-${tag}@example.com`, role: "billing_manager" } }],
+      keep: { memberId: "id" },
+    },
+    { fn: "customersMembersGet", args: (v) => [{ id: v.teamId, memberId: v.memberId }] },
+    { fn: "customersMembersGet", args: (v) => [{ id: v.teamId, memberId: randomUUID() }], fails: "ResourceNotFound" },
+    { fn: "customersMembersUpdate", args: (v) => [{ id: v.teamId, memberId: v.memberId, memberUpdate: { name: "Ann" } }] },
+    {
+      fn: "customersMembersUpdate",
+      args: (v) => [{ id: v.teamId, memberId: v.memberId, memberUpdate: { email: `boss-${tag}@example.com` } }],
+      fails: "HTTPValidationError",
+    },
+    { fn: "customersMembersDelete", args: (v) => [{ id: v.teamId, memberId: v.ownerId }], fails: "HTTPValidationError" },
+    {
+      fn: "customersMembersCreateExternal",
+      args: (v) => [
+        { externalId: v.teamExternalId, memberCreateFromCustomer: { email: `bo-${tag}@example.com`, externalId: `bo-${tag}` } },
+      ],
+      keep: { memberExternalId: "externalId" },
+    },
+    { fn: "customersMembersGetExternal", args: (v) => [{ externalId: v.teamExternalId, memberExternalId: v.memberExternalId }] },
+    {
+      fn: "customersMembersUpdateExternal",
+      args: (v) => [{ externalId: v.teamExternalId, memberExternalId: v.memberExternalId, memberUpdate: { role: "billing_manager" } }],
+    },
+    { fn: "customersMembersDeleteExternal", args: (v) => [{ externalId: v.teamExternalId, memberExternalId: v.memberExternalId }] },
+    { fn: "customerSessionsCreate", args: (v) => [{ customerId: v.teamId }], keep: { teamToken: "token" } },
+    { fn: "customerPortalMembersListMembers", as: "team", args: () => [{}] },
+    { fn: "customerPortalMembersAddMember", as: "team", args: () => [{ email: `cy-${tag}@example.com` }], keep: { portalMemberId: "id" } },
+    {
+      fn: "customerPortalMembersAddMember",
+      as: "team",
+      args: () => [{ email: `cy-${tag}@example.com`, role: "owner" }],
+      fails: "HTTPValidationError",
+    },
+    {
+      fn: "customerPortalMembersUpdateMember",
+      as: "team",
+      args: (v) => [{ id: v.portalMemberId, customerPortalMemberUpdate: { name: "Cy" } }],
+    },
+    { fn: "customerPortalMembersRemoveMember", as: "team", args: (v) => [{ id: v.ownerId }], fails: "HTTPValidationError" },
+    { fn: "customerPortalMembersRemoveMember", as: "team", args: (v) => [{ id: v.portalMemberId }] },
+    { fn: "customersMembersDelete", args: (v) => [{ id: v.teamId, memberId: v.memberId }] },
+
     // The subscription through a checkout confirmed on the sandbox; then the one-time purchase.
     {
       fn: "checkoutsCreate",

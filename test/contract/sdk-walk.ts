@@ -42,8 +42,11 @@ function guarded(kept: Vars): Vars {
   });
 }
 
-/** Who makes a call: the organization's token, nobody, the signed-in user's cookie, the OAuth2 app's token. */
-export type Caller = "merchant" | "anon" | "user" | "authorize" | "oauth";
+/**
+ * Who makes a call: the organization's token, nobody, the signed-in user's cookie, the OAuth2 app's
+ * token, a team customer's portal session (`teamToken`: the portal's members calls take it as the client's token).
+ */
+export type Caller = "merchant" | "anon" | "user" | "authorize" | "oauth" | "team";
 
 export interface Call {
   /** The 0.34.17 function; for an operation 0.34.17 has not, a newer client's (the clients without it skip the step). */
@@ -175,6 +178,7 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
     user: () => new PolarCore({ serverURL, httpClient: new HTTPClient({ fetcher: setup.userFetch }) }),
     authorize: () => new PolarCore({ serverURL, httpClient: new HTTPClient({ fetcher: authorizeFetch }) }),
     oauth: () => new PolarCore({ serverURL, accessToken: vars.oauthAccessToken }),
+    team: () => new PolarCore({ serverURL, accessToken: vars.teamToken }),
   };
   const own = functionsOf(pkg);
   const byOperation = new Map([...own].map(([fn, op]) => [op, fn]));

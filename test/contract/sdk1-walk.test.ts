@@ -45,21 +45,9 @@ const NOT_SERVED: Record<string, string> = {
     "customerPortal.seats.resendInvitation",
     "customerPortal.seats.revokeSeat",
   ]),
-  ...only("members of team customers", [
-    "customers.members.create",
-    "customers.members.createExternal",
-    "customers.members.delete",
-    "customers.members.deleteExternal",
-    "customers.members.get",
-    "customers.members.getExternal",
+  ...only("a customer's members listed under the customer (0.49.0 lists them at /v1/members/)", [
     "customers.members.list",
     "customers.members.listExternal",
-    "customers.members.update",
-    "customers.members.updateExternal",
-    "customerPortal.members.addMember",
-    "customerPortal.members.listMembers",
-    "customerPortal.members.removeMember",
-    "customerPortal.members.updateMember",
   ]),
   ...only("customer wallets", ["customerPortal.wallets.get", "customerPortal.wallets.list"]),
   ...only("license key rotation", ["licenseKeys.rotate", "customerPortal.licenseKeys.rotate"]),
@@ -182,6 +170,24 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.customers.listPaymentMethods(customer.id);
   await m.customers.listPaymentMethodsExternal(externalId);
   await m.customers.export();
+
+  // A team customer's members, where the organization enabled the Member model; and its portal.
+  await m.organizations.update(org.id, { feature_settings: { member_model_enabled: true } });
+  const teamExternalId = `team-${randomUUID().slice(0, 8)}`;
+  const team = await m.customers.create({ type: "team", email: uniqueEmail("team"), external_id: teamExternalId });
+  const member = await m.customers.members.create(team.id, { email: uniqueEmail("member"), role: "billing_manager" });
+  await m.customers.members.get(team.id, member.id);
+  await m.customers.members.update(team.id, member.id, { name: "Member" });
+  await m.customers.members.delete(team.id, member.id);
+  const byExternal = await m.customers.members.createExternal(teamExternalId, { email: uniqueEmail("ext"), external_id: "walk-member" });
+  await m.customers.members.getExternal(teamExternalId, "walk-member");
+  await m.customers.members.updateExternal(teamExternalId, "walk-member", { role: "member" });
+  await m.customers.members.deleteExternal(teamExternalId, byExternal.external_id ?? "walk-member");
+  const teamPortal = c.portal((await m.customerSessions.create({ customer_id: team.id })).token);
+  const added = await teamPortal.customerPortal.members.addMember({ email: uniqueEmail("added") });
+  await teamPortal.customerPortal.members.listMembers();
+  await teamPortal.customerPortal.members.updateMember(added.id, { name: "Added" });
+  await teamPortal.customerPortal.members.removeMember(added.id);
 
   // Checkouts: a one-time purchase and two subscriptions, paid on the sandbox processor.
   const pay = { confirmation_token_id: "tok_sandbox_success", customer_billing_address: { country: "FR" } } as const;

@@ -112,12 +112,17 @@ describe("customers", () => {
     );
     expect(noCountry.detail?.[0]?.loc).toEqual(["body", "billing_address"]);
 
-    // Team customers come with their members, which do not exist yet: refused, never stored as individuals.
-    const team = await rejects(newer.customers.create({ type: "team", email: "team@example.com" }), HTTPValidationError049);
-    expect(team.detail?.[0]?.loc).toEqual(["body", "type"]);
-    const update = await rejects(newer.customers.update({ id: created.id, customerUpdate: { type: "team" } }), HTTPValidationError049);
-    expect(update.detail?.[0]?.loc).toEqual(["body", "type"]);
-    expect(await older.customers.list({ email: "team@example.com" }).then((p) => p.result.items)).toEqual([]);
+    // A team customer (its members: test/members/), and an individual made a team, which stays one.
+    const team = await newer.customers.create({ type: "team", email: "team@example.com" });
+    expect(team).toMatchObject({ type: "team", email: "team@example.com" });
+    expect(await newer.customers.getState({ id: team.id })).toMatchObject({ type: "team" });
+    expect(await older.customers.get({ id: team.id })).toMatchObject({ id: team.id, email: "team@example.com" });
+    expect(await newer.customers.update({ id: created.id, customerUpdate: { type: "team" } })).toMatchObject({ type: "team" });
+    const downgrade = await rejects(
+      newer.customers.update({ id: created.id, customerUpdate: { type: "individual" } }),
+      HTTPValidationError049,
+    );
+    expect(downgrade.detail?.[0]?.loc).toEqual(["body", "type"]);
   });
 
   it("keeps emails unique per organization, case-insensitively, on create and update", async () => {

@@ -1,6 +1,6 @@
 // The data provider's calls beyond CRUD for orders, customers, subscriptions, products and disputes: the
 // contract's actions, each one request; screens reach them through useDataProvider().
-import type { CustomerSession, CustomerState, Dispute, EmailSend, Order, OrderInvoice, OrderReceipt, Subscription } from "../api";
+import type { CustomerSession, CustomerState, Dispute, EmailSend, Member, Order, OrderInvoice, OrderReceipt, Subscription } from "../api";
 import { call } from "./request";
 
 export const salesMethods = {
@@ -44,5 +44,19 @@ export const salesMethods = {
   /** Concedes a dispute: the processor closes it as lost. */
   async acceptDispute(id: string) {
     return { data: await call<Dispute>("POST", "/v1/disputes/{id}/accept", { path: { id } }) };
+  },
+  /** Adds a member to a team customer (POST /v1/customers/{id}/members). */
+  async addCustomerMember(customerId: string, body: { email: string; name?: string | null; role: "member" | "billing_manager" }) {
+    return { data: await call<Member>("POST", "/v1/customers/{id}/members", { path: { id: customerId }, body }) };
+  },
+  async updateCustomerMember(customerId: string, memberId: string, body: { role?: Member["role"]; name?: string | null }) {
+    return {
+      data: await call<Member>("PATCH", "/v1/customers/{id}/members/{member_id}", { path: { id: customerId, member_id: memberId }, body }),
+    };
+  },
+  async removeCustomerMember(customerId: string, memberId: string) {
+    return {
+      data: await call<unknown>("DELETE", "/v1/customers/{id}/members/{member_id}", { path: { id: customerId, member_id: memberId } }),
+    };
   },
 };

@@ -20,6 +20,7 @@ import { forgetToken, storedToken, storeToken, takeTokenFromUrl } from "../featu
 import { SignIn } from "../features/portal/signin.js";
 import { BenefitsSection, BillingSection, PaymentMethodsSection, UsageSection } from "../features/portal/sections.js";
 import { SubscriptionsSection } from "../features/portal/subscriptions.js";
+import { TeamSection } from "../features/portal/team.js";
 import { Loading, MessagePage } from "../ui/components.js";
 import { navigate } from "../router.js";
 
@@ -48,6 +49,8 @@ function Section({ id }: { id: SectionId }) {
       return <BillingSection />;
     case "emails":
       return <EmailsSection />;
+    case "team":
+      return <TeamSection />;
   }
 }
 

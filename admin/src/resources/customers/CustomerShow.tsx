@@ -4,6 +4,7 @@ import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
 import { RelatedList, ShowActions, recordDetails } from "../../common/layouts";
 import { CustomerMeterColumns } from "../customer-meters";
 import { PortalLinkButton } from "./PortalLinkButton";
+import { MembersTab } from "./MembersTab";
 import { ResendButton } from "./ResendButton";
 import { StateTab } from "./StateTab";
 import { TaxIdField } from "./TaxIdField";
@@ -44,6 +45,9 @@ export function CustomerShow() {
         </Tab>
         <Tab label="State" path="state">
           <StateTab />
+        </Tab>
+        <Tab label="Members" path="members">
+          <MembersTab />
         </Tab>
         <Tab label="Orders" path="orders">
           <RelatedList

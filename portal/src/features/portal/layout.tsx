@@ -17,6 +17,7 @@ export const SECTIONS = [
   { id: "payment-methods", label: "Payment methods", setting: "payment_methods" },
   { id: "billing", label: "Billing details", setting: "billing_details" },
   { id: "emails", label: "Email preferences", setting: null },
+  { id: "team", label: "Team", setting: null },
 ] as const;
 
 export type SectionId = (typeof SECTIONS)[number]["id"];
@@ -78,7 +79,9 @@ export function Opened<T>(props: {
 export function PortalLayout(props: { section: SectionId; onSignOut: () => void; children: ReactNode }) {
   const { storefront, customer, sections, returnUrl } = usePortal();
   const org = storefront.organization;
-  const visible = SECTIONS.filter((s) => offers(sections, s));
+  // A team's members are shown where the organization has the Member model on (the section says when the customer is no team).
+  const members = org.feature_settings?.member_model_enabled === true;
+  const visible = SECTIONS.filter((s) => offers(sections, s) && (s.id !== "team" || members));
   return (
     <div className="page">
       <header className="portal__header">
