@@ -16,7 +16,8 @@ import { InvoiceAlreadyExists, MissingInvoiceBillingDetails, NotPaidOrder } from
 import { renderInvoicePdf, type InvoiceDocument } from "./invoice-pdf.js";
 import { workflowsDoor } from "../workflows-door.js";
 import { isUnpaid, netAmount, totalAmount } from "./models.js";
-import { findOrder, findReadable, orderItems, paidAtOf, saveOrder, type OrderRow, type OrderScope } from "./repository.js";
+import { paidAtOf } from "../payments/repository.js";
+import { findOrder, findReadable, orderItems, saveOrder, type OrderRow, type OrderScope } from "./repository.js";
 import { readOrder, type OrderDependents } from "./service.js";
 
 /** Checks the order can get an invoice, then starts (or joins) its invoice workflow. */

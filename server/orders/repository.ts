@@ -406,12 +406,6 @@ export async function orderItems(db: Knex, orderId: string): Promise<OrderItemRo
 }
 
 /** Writes `patch` (with its own modified_at) and returns the order. */
-/** When the order's payment succeeded; none for an order paid without one (a free one). */
-export async function paidAtOf(db: Knex, orderId: string): Promise<Date | undefined> {
-  const row = await db("payments").where({ order_id: orderId, status: "succeeded" }).orderBy("created_at", "desc").first("created_at");
-  return row?.created_at;
-}
-
 export async function saveOrder(db: Knex, id: string, patch: RowPatch<OrderRow>): Promise<OrderRow> {
   const [updated] = await db<OrderRow>("orders").where({ id }).update(patch).returning("*");
   return updated as OrderRow;

@@ -105,3 +105,9 @@ export function insertPayment(db: Knex, values: Record<string, unknown>): Promis
 export function succeededByProcessorRef(db: Knex, processorRef: string): Promise<PaymentRow | undefined> {
   return db("payments").where({ processor_ref: processorRef, status: "succeeded" }).whereNotNull("order_id").first();
 }
+
+/** When the order's payment succeeded; none for an order paid without one (a free one). */
+export async function paidAtOf(db: Knex, orderId: string): Promise<Date | undefined> {
+  const row = await db("payments").where({ order_id: orderId, status: "succeeded" }).orderBy("created_at", "desc").first("created_at");
+  return row?.created_at;
+}
