@@ -50,8 +50,9 @@ function FailureNotice({ failure }: { failure: PaymentFailure }) {
       <p>Pay again and complete the check your bank shows, or use another card.</p>
     </Alert>
   ) : (
-    <Alert kind="error" title="Your payment was declined">
-      <p>Nothing was charged. Check your card details and pay again, or use another card.</p>
+    <Alert kind="error" title="Your payment did not go through">
+      <p>The card was declined or could not be charged, so nothing was charged.</p>
+      <p>Check the card details and pay again, or use another card.</p>
     </Alert>
   );
 }
