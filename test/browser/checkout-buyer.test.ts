@@ -51,7 +51,7 @@ describe("hosted checkout, for the buyer", { timeout: 180_000 }, () => {
     const page = await stack.newPage({ locale: "fr-FR" });
     await page.goto(checkout.url);
     const country = page.getByLabel("Country");
-    await country.waitFor();
+    await country.waitFor({ timeout: 30_000 });
     const options = await country
       .locator("option")
       .evaluateAll((els) => els.map((e) => [(e as HTMLOptionElement).value, e.textContent ?? ""] as const).filter(([v]) => v !== ""));
