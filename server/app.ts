@@ -22,6 +22,7 @@ import { stripeWebhookRoutes } from "./checkouts/stripe-webhook.js";
 import { sandboxRoutes } from "./checkouts/sandbox-authenticate.js";
 import { uiAppPages, type UiApp } from "./kit/ui-apps.js";
 import { buyerPageHeaders } from "./buyer-pages.js";
+import { faviconRoutes } from "./favicon.js";
 import { UI_APPS } from "./ui-apps.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
@@ -105,6 +106,8 @@ export function createApp({
   // A checkout link's url (a fresh checkout, then its page); an email's invoice and download links.
   app.register(checkoutLinkRoutes(knex, rateLimits));
   app.register(emailLinkRoutes(knex));
+  // The buyer's pages' default icon (they link the organization's avatar when it has one).
+  app.register(faviconRoutes());
   health.routes(app);
   app.get("/metrics", metrics.route);
   // The contract and its docs page, read on each request (a regenerated one is served at once).

@@ -171,6 +171,7 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
     organization_id: row.organization_id,
     email,
     name: row.customer_name,
+    billing_name: row.customer_billing_name,
     billing_address: row.customer_billing_address,
     tax_id: row.customer_tax_id,
     external_id: row.external_customer_id,
@@ -187,12 +188,14 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
 }
 
 /**
- * The customer the merchant bound the checkout to, with the billing address and tax id the buyer
- * paid with: renewals are taxed from them. A customer matched by email alone keeps its own.
+ * The customer the merchant bound the checkout to, with the billing name (a business's), address
+ * and tax id the buyer paid with: renewals are taxed from them. A customer matched by email alone
+ * keeps its own.
  */
 async function billedAsCheckout(trx: Knex.Transaction, customer: CustomerRow, row: CheckoutRow): Promise<CustomerRow> {
   const patch: Record<string, unknown> = {};
   const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  if (row.customer_billing_name && row.customer_billing_name !== customer.billing_name) patch.billing_name = row.customer_billing_name;
   if (row.customer_billing_address && !same(row.customer_billing_address, customer.billing_address))
     patch.billing_address = JSON.stringify(row.customer_billing_address);
   if (row.customer_tax_id && !same(row.customer_tax_id, customer.tax_id)) patch.tax_id = JSON.stringify(row.customer_tax_id);

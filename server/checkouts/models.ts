@@ -26,18 +26,20 @@ export function checkoutUrl(clientSecret: string): string {
 const FULL_ADDRESS_PAYMENT_METHODS = new Set(["upi"]);
 
 /**
- * Which billing address lines the form asks for: none but the country unless the checkout
- * requires a full address (or the payment method chosen does); a US address always needs its
- * state and postal code, a Canadian one its province (as Polar asks: the province decides the
- * sales tax).
+ * Which billing address lines the form asks for: none but the country unless a full address is
+ * required (Polar's is_billing_address_required: the checkout asks for it, the buyer buys as a
+ * business, or the payment method chosen needs it); a US address always needs its state and
+ * postal code, a Canadian one its province (as Polar asks: the province decides the sales tax).
  */
 export function billingAddressFields(
-  row: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address" | "payment_method_type">,
+  row: Pick<CheckoutRow, "require_billing_address" | "is_business_customer" | "customer_billing_address" | "payment_method_type">,
   paymentForm: boolean,
 ) {
   const country = row.customer_billing_address?.country ?? null;
   const full =
-    row.require_billing_address || (row.payment_method_type !== null && FULL_ADDRESS_PAYMENT_METHODS.has(row.payment_method_type));
+    row.require_billing_address ||
+    row.is_business_customer ||
+    (row.payment_method_type !== null && FULL_ADDRESS_PAYMENT_METHODS.has(row.payment_method_type));
   const us = country === "US";
   const mode = (cond: boolean, otherwise: FieldMode = "disabled"): FieldMode => (cond ? "required" : otherwise);
   return {

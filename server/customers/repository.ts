@@ -194,6 +194,7 @@ export async function insertUnlessEmailTaken(
     organization_id: string;
     email: string;
     name: string | null;
+    billing_name: string | null;
     billing_address: Address | null;
     tax_id: TaxId | null;
     external_id: string | null;
@@ -202,14 +203,15 @@ export async function insertUnlessEmailTaken(
 ): Promise<CustomerRow | undefined> {
   const inserted = await rowsOf<CustomerRow>(
     db.raw(
-      `insert into customers (organization_id, email, name, billing_address, tax_id, external_id, metadata)
-     values (?, ?, ?, ?, ?, ?, ?)
+      `insert into customers (organization_id, email, name, billing_name, billing_address, tax_id, external_id, metadata)
+     values (?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (organization_id, lower(email)) where deleted_at is null do nothing
      returning *`,
       [
         values.organization_id,
         values.email,
         values.name,
+        values.billing_name,
         values.billing_address === null ? null : JSON.stringify(values.billing_address),
         values.tax_id === null ? null : JSON.stringify(values.tax_id),
         values.external_id,

@@ -4,11 +4,15 @@
 import { useCallback, useEffect, useState } from "react";
 import type { CheckoutPublic, CheckoutPublicConfirmed } from "../../../generated/client/types.gen.js";
 import { embedFrom, embedQuery } from "../features/checkout/embed.js";
-import { CheckoutForm } from "../features/checkout/form.js";
+import { CheckoutForm, type PaymentFailure } from "../features/checkout/form.js";
 import type { PaymentCollector } from "../features/checkout/payment.js";
 import { fetchCheckout, problemOf, type SessionProblem } from "../features/checkout/session.js";
 import { Button, Loading, MessagePage } from "../ui/components.js";
 import { navigate, useLocation } from "../router.js";
+import { setFavicon } from "../ui/favicon.js";
+
+/** Why the buyer is back on an open checkout after paying: `?payment_failed=` from the confirmation page. */
+const paymentFailure = (value: string | null): PaymentFailure | null => (value === "authentication" || value === "declined" ? value : null);
 
 type State = { kind: "loading" } | { kind: "ready"; checkout: CheckoutPublic } | { kind: "problem"; problem: SessionProblem };
 
@@ -56,6 +60,15 @@ export function CheckoutRoute({ secret }: { secret: string }) {
   const { search } = useLocation();
   const [state, setState] = useState<State>({ kind: "loading" });
   const [attempt, setAttempt] = useState(0);
+  // Read once: the notice stays until the buyer pays again, a reload does not repeat it.
+  const [failed] = useState(() => paymentFailure(search.get("payment_failed")));
+  useEffect(() => {
+    if (!search.has("payment_failed")) return;
+    const q = new URLSearchParams(search);
+    q.delete("payment_failed");
+    const query = q.toString();
+    window.history.replaceState(null, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -74,6 +87,7 @@ export function CheckoutRoute({ secret }: { secret: string }) {
   useEffect(() => {
     if (!checkout) return;
     document.title = `Checkout · ${checkout.organization.name}`;
+    setFavicon(checkout.organization.avatar_url);
     if (embed.theme) document.documentElement.dataset.theme = embed.theme;
     embed.post({ event: "loaded" });
     // Paid or being paid already: its confirmation page says how it went.
@@ -115,6 +129,7 @@ export function CheckoutRoute({ secret }: { secret: string }) {
   return (
     <CheckoutForm
       initial={state.checkout}
+      failed={failed}
       embed={embed}
       onProblem={onProblem}
       onConfirmed={onConfirmed}

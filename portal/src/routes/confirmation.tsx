@@ -3,13 +3,14 @@
 // license keys, downloads, access — read with the customer session the confirm call returned,
 // and, when the merchant set a success URL, takes the buyer there. In an iframe it tells the
 // parent page (`success`) instead.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Client } from "../../../generated/client/client/index.js";
 import { customerPortalBenefitGrantsList, customerPortalOrdersList } from "../../../generated/client/sdk.gen.js";
 import type { CheckoutPublic, CustomerBenefitGrant, CustomerOrder } from "../../../generated/client/types.gen.js";
 import { customerClient } from "../api/client.js";
 import { call } from "../api/errors.js";
 import { embedFrom, embedQuery } from "../features/checkout/embed.js";
+import type { PaymentFailure } from "../features/checkout/form.js";
 import { SandboxAuthentication } from "../features/checkout/sandbox-authentication.js";
 import { fetchCheckout, problemOf, type SessionProblem } from "../features/checkout/session.js";
 import { GrantCard } from "../features/portal/benefits.js";
@@ -18,8 +19,14 @@ import { Button, Loading, MessagePage } from "../ui/components.js";
 import { formatDate, formatMoney, perInterval } from "../ui/format.js";
 import { navigate, useLocation } from "../router.js";
 import { ProblemPage } from "./checkout.js";
+import { setFavicon } from "../ui/favicon.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Why a payment this page waited for failed: the bank's 3-D Secure check, or a decline. */
+function failureOf(waited: CheckoutPublic): PaymentFailure {
+  return waited.payment_processor_metadata.intent_status === "requires_action" ? "authentication" : "declined";
+}
 
 /** The merchant's own success URL, or null when it is the server's default (this page). */
 function merchantSuccessUrl(checkout: CheckoutPublic): string | null {
@@ -103,6 +110,8 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
   const [problem, setProblem] = useState<SessionProblem | null>(null);
   const [redirectIn, setRedirectIn] = useState<number | null>(null);
   const [poll, setPoll] = useState(0);
+  // The last view of the payment in progress: when the checkout opens again, it says why.
+  const waited = useRef<CheckoutPublic | null>(null);
 
   // Until the outcome is known: read the checkout every second (the processor's webhook, the
   // buyer's authentication or the worker's confirm recovery moves it on). An API or database
@@ -121,6 +130,7 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
           continue;
         }
         failures = 0;
+        if (next.status === "confirmed") waited.current = next;
         setCheckout(next);
         if (next.status !== "confirmed") return;
         await sleep(1000);
@@ -138,9 +148,15 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
   useEffect(() => {
     if (!checkout) return;
     document.title = `${succeeded ? "Thank you" : "Payment"} · ${checkout.organization.name}`;
+    setFavicon(checkout.organization.avatar_url);
     if (embed.theme) document.documentElement.dataset.theme = embed.theme;
-    if (checkout.status === "open")
-      navigate(`/checkout/${encodeURIComponent(secret)}${embedQuery(search) ? `?${embedQuery(search)}` : ""}`, { replace: true });
+    if (checkout.status === "open") {
+      // Declined or not authenticated while this page waited: the form says so.
+      const q = new URLSearchParams(embedQuery(search));
+      if (waited.current) q.set("payment_failed", failureOf(waited.current));
+      const query = q.toString();
+      navigate(`/checkout/${encodeURIComponent(secret)}${query ? `?${query}` : ""}`, { replace: true });
+    }
     if (!succeeded) return;
     embed.post({ event: "success", successURL: checkout.success_url, redirect: successUrl !== null });
     if (successUrl && !embed.embedded) setRedirectIn(5);

@@ -23,6 +23,7 @@ import { SubscriptionsSection } from "../features/portal/subscriptions.js";
 import { TeamSection } from "../features/portal/team.js";
 import { Loading, MessagePage } from "../ui/components.js";
 import { navigate } from "../router.js";
+import { setFavicon } from "../ui/favicon.js";
 
 type State =
   | { kind: "loading" }
@@ -72,6 +73,7 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
         return;
       }
       document.title = `${storefront.organization.name} · Customer portal`;
+      setFavicon(storefront.organization.avatar_url);
       const token = storedToken(slug);
       if (!token) return live && setState({ kind: "signin", storefront });
       try {

@@ -39,8 +39,28 @@ function payLabel(checkout: CheckoutPublic): string {
   return checkout.product.recurring_interval ? `Subscribe for ${amount}${per}` : `Pay ${amount}`;
 }
 
+/** Why a payment came back failed: the bank's 3-D Secure check, or a decline reported later. */
+export type PaymentFailure = "authentication" | "declined";
+
+/** What the buyer reads when a payment came back failed: what happened, and what to do. */
+function FailureNotice({ failure }: { failure: PaymentFailure }) {
+  return failure === "authentication" ? (
+    <Alert kind="error" title="Your bank did not confirm the payment">
+      <p>The 3-D Secure check failed or was cancelled, so nothing was charged.</p>
+      <p>Pay again and complete the check your bank shows, or use another card.</p>
+    </Alert>
+  ) : (
+    <Alert kind="error" title="Your payment did not go through">
+      <p>The card was declined or could not be charged, so nothing was charged.</p>
+      <p>Check the card details and pay again, or use another card.</p>
+    </Alert>
+  );
+}
+
 export function CheckoutForm(props: {
   initial: CheckoutPublic;
+  /** The last payment of this checkout failed (the confirmation page sent the buyer back). */
+  failed?: PaymentFailure | null;
   embed: Embed;
   onProblem: (p: SessionProblem) => void;
   onConfirmed: (confirmed: CheckoutPublicConfirmed, collector: PaymentCollector | null) => void;
@@ -55,6 +75,7 @@ export function CheckoutForm(props: {
   const [confirming, setConfirming] = useState(false);
   const [declined, setDeclined] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [failedBefore, setFailedBefore] = useState(props.failed ?? null);
   const { onProblem } = props;
 
   useEffect(() => {
@@ -63,6 +84,7 @@ export function CheckoutForm(props: {
 
   const pay = async () => {
     setFailure(null);
+    setFailedBefore(null);
     setDeclined(null);
     setConfirming(true);
     try {
@@ -130,6 +152,11 @@ export function CheckoutForm(props: {
         ) : null}
       </header>
       <h1 className="visually-hidden">Checkout</h1>
+      {failedBefore ? (
+        <div className="checkout__notice">
+          <FailureNotice failure={failedBefore} />
+        </div>
+      ) : null}
       <div className="checkout__grid">
         <aside className="checkout__summary card" aria-label="Order summary">
           <ProductSummary checkout={checkout} />

@@ -119,15 +119,20 @@ function LicenseKey({ client, id }: { client: Client; id: string }) {
   );
 }
 
-function Downloads({ client, benefitId }: { client: Client; benefitId: string }) {
+/** The files of a granted downloadables benefit, read again when the grant is (re)granted. */
+function Downloads({ client, benefitId, grantedAt }: { client: Client; benefitId: string; grantedAt: string | null }) {
   const [items, setItems] = useState<DownloadableRead[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    let live = true;
     call(customerPortalDownloadablesList({ client, query: { benefit_id: [benefitId], limit: 100 } })).then(
-      (page) => setItems(page.items),
-      (e: unknown) => setError(e instanceof ApiFailure ? e.detail : String(e)),
+      (page) => live && setItems(page.items),
+      (e: unknown) => live && setError(e instanceof ApiFailure ? e.detail : String(e)),
     );
-  }, [client, benefitId]);
+    return () => {
+      live = false;
+    };
+  }, [client, benefitId, grantedAt]);
   if (error) return <Alert kind="error">{error}</Alert>;
   if (!items) return <Loading label="Loading downloads…" />;
   if (!items.length) return <p className="muted">No files yet.</p>;
@@ -228,7 +233,7 @@ export function GrantCard({ client, grant: latest }: { client: Client; grant: Cu
       <h3 id={`grant-${grant.id}`}>{b.description}</h3>
       {grant.is_revoked ? <p className="badge badge--revoked">Revoked {formatDate(grant.revoked_at)}</p> : null}
       {b.type === "license_keys" && licenseKeyId ? <LicenseKey client={client} id={licenseKeyId} /> : null}
-      {b.type === "downloadables" ? <Downloads client={client} benefitId={b.id} /> : null}
+      {b.type === "downloadables" && grant.is_granted ? <Downloads client={client} benefitId={b.id} grantedAt={grant.granted_at} /> : null}
       {b.type === "github_repository" ? (
         <>
           <p>
