@@ -2,7 +2,8 @@
 // what the resource is for and a button to make the first one; under filters, that nothing
 // matches and a way back to the defaults. Its words are the resource's (i18n/resources.ts).
 import { Box, Button, Typography } from "@mui/material";
-import { CreateButton, useListContext, useResourceContext, useResourceDefinition, useTranslate } from "react-admin";
+import { useCreatePath, useListContext, useResourceContext, useResourceDefinition, useTranslate } from "react-admin";
+import { Link } from "react-router-dom";
 import InboxIcon from "@mui/icons-material/Inbox";
 
 function sameFilters(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -15,6 +16,7 @@ export function ListEmpty({ defaults = {}, create = true }: { defaults?: Record<
   const { hasCreate, icon: Icon = InboxIcon } = useResourceDefinition();
   const { filterValues = {}, setFilters } = useListContext();
   const translate = useTranslate();
+  const createPath = useCreatePath();
   if (!sameFilters(filterValues, defaults)) {
     return (
       <Box sx={{ p: 2, display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
@@ -37,7 +39,12 @@ export function ListEmpty({ defaults = {}, create = true }: { defaults?: Record<
           {invite}
         </Typography>
       ) : null}
-      {create && hasCreate ? <CreateButton variant="contained" sx={{ mt: 2 }} /> : null}
+      {create && hasCreate ? (
+        // a plain button: react-admin's CreateButton turns into a floating one on phones, over the toolbar's
+        <Button variant="contained" component={Link} to={createPath({ resource, type: "create" })} sx={{ mt: 2 }}>
+          {translate(`resources.${resource}.action.create`, { _: translate("ra.action.create") })}
+        </Button>
+      ) : null}
     </Box>
   );
 }
