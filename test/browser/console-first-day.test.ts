@@ -67,6 +67,7 @@ describe("merchant console: the first day", { timeout: 300_000 }, () => {
     // a checkout link for two products
     const second = await polar.products.create({
       name: "Add-on",
+      recurringInterval: null,
       prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }],
     });
     await page.getByRole("menuitem", { name: "Checkout links" }).click();
