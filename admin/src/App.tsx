@@ -3,8 +3,6 @@
 // are listed, shown and edited.
 import { Admin, Authenticated, CustomRoutes, Resource } from "react-admin";
 import { BrowserRouter, Route } from "react-router-dom";
-import polyglotI18nProvider from "ra-i18n-polyglot";
-import englishMessages from "ra-language-english";
 import { dataProvider } from "./dataProvider";
 import { authProvider } from "./authProvider";
 import { LoginPage } from "./authProvider/LoginPage";
@@ -19,6 +17,7 @@ import { Dashboards } from "./dashboard/Dashboards";
 import { ResetPasswordPage } from "./authProvider/ResetPasswordPage";
 import { AcceptInvitationPage } from "./authProvider/AcceptInvitationPage";
 import { theme } from "./theme";
+import { i18nProvider } from "./i18n";
 import products from "./resources/products";
 import checkoutLinks from "./resources/checkout-links";
 import discounts from "./resources/discounts";
@@ -46,8 +45,6 @@ function AuthenticatedHome() {
     </Authenticated>
   );
 }
-
-const i18nProvider = polyglotI18nProvider(() => englishMessages, "en", { allowMissing: true });
 
 // Real paths under /dashboard/ (the API serves index.html for any of them), not react-admin's default hash URLs.
 export function App() {

@@ -50,7 +50,7 @@ describe("merchant console: people and sessions", { timeout: 240_000 }, () => {
     expect(token).toMatch(/^polar_oat_/);
     expect((await fetch(`${stack.url}/v1/products/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     await page.getByRole("button", { name: "I have copied it" }).click();
-    await page.getByRole("cell", { name: "CI" }).waitFor();
+    await page.getByRole("cell", { name: "CI", exact: true }).waitFor();
     await stack.check(page, "console-access-tokens");
 
     // a second organization: the switcher moves the console to it

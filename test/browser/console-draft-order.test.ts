@@ -24,7 +24,7 @@ describe("merchant console: a draft order charged off-session", { timeout: 240_0
     const page = await stack.newPage();
     await signIn(stack, page, token);
     await page.goto(`${stack.url}/dashboard/orders`);
-    await page.getByRole("link", { name: "Create" }).click();
+    await page.getByRole("link", { name: "New order" }).click();
     await pickOption(page, "Customer", "retainer@example.com");
     await pickOption(page, "Product", "Consulting hour");
     await page.getByLabel("Amount").fill("90");

@@ -23,7 +23,7 @@ describe("merchant console: a subscription without a checkout", { timeout: 240_0
     const page = await stack.newPage();
     await signIn(stack, page, token);
     await page.goto(`${stack.url}/dashboard/subscriptions`);
-    await page.getByRole("link", { name: "Create" }).click();
+    await page.getByRole("link", { name: "New subscription" }).click();
     await pickOption(page, "Customer", "comped@example.com");
     await pickOption(page, "Free plan", "Team plan");
     stack.allow(page, { status: 422, url: "/v1/subscriptions/" });

@@ -38,7 +38,7 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
       [`/benefits/${s.benefitId}/show`, "Note: Email us any time."],
       [`/benefits/${s.benefitId}/show/grants`, "buyer@example.com"],
       ["/benefits/create", "What the customer sees"],
-      ["/license-keys", "No License keys yet"],
+      ["/license-keys", "No license keys yet"],
       ["/custom-fields", "company", "console-custom-fields"],
       [`/custom-fields/${s.customFieldId}/show`, "Company"],
       ["/custom-fields/create", "Label at checkout"],
@@ -61,7 +61,7 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
       [`/subscriptions/${s.subscriptionId}/show`, "Period end", "console-subscription"],
       ["/checkouts", "buyer@example.com", "console-checkouts"],
       [`/checkouts/${s.checkoutId}/show`, "company: Acme"],
-      ["/refunds", "No Refunds yet"],
+      ["/refunds", "No refunds yet"],
       ["/payments", "visa •••• 4242", "console-payments"],
     ],
     developers: (s) => [

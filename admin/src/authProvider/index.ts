@@ -102,7 +102,13 @@ export const authProvider: AuthProvider = {
     if (!hadToken) await session.signOut().catch(() => undefined);
   },
   async checkAuth() {
-    await currentIdentity();
+    try {
+      await currentIdentity();
+    } catch (err) {
+      // signed out (a first visit): the sign-in page says enough; `message: false` keeps react-admin quiet
+      if ((err as { status?: number }).status === 401) throw { message: false, status: 401 };
+      throw err;
+    }
   },
   async checkError(error: { status?: number }) {
     if (error?.status === 401) {

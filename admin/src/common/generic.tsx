@@ -135,7 +135,8 @@ export function ListActions({ create = true, filters = true, extra }: { create?:
       {filters ? <FilterButton /> : null}
       {extra}
       {create && r?.createOperation ? <CreateButton /> : null}
-      <ExportButton maxResults={EXPORT_MAX} />
+      {/* aria-label: react-admin's disabled button on a phone (an empty list) has no name */}
+      <ExportButton maxResults={EXPORT_MAX} aria-label="Export" />
     </TopToolbar>
   );
 }

@@ -8,8 +8,6 @@ import {
   Button,
   Card,
   CardContent,
-  Checkbox,
-  FormControlLabel,
   MenuItem,
   Table,
   TableBody,
@@ -23,7 +21,8 @@ import type { OrganizationAccessToken } from "../api";
 import type { BorealisDataProvider } from "../dataProvider";
 import { formatDateTime } from "../common/format";
 import { SecretDialog } from "../resources/webhooks/SecretDialog";
-import { enumValues } from "../common/generic";
+import { ScopePicker } from "./ScopePicker";
+import { ALL_SCOPES, scopesSummary } from "./scopes";
 
 const EXPIRY: [string, string | null][] = [
   ["7 days", "P7D"],
@@ -32,7 +31,6 @@ const EXPIRY: [string, string | null][] = [
   ["1 year", "P365D"],
   ["Never", null],
 ];
-const ALL_SCOPES: readonly string[] = enumValues("organization-access-tokens", "scopes") ?? [];
 
 export function AccessTokens() {
   const notify = useNotify();
@@ -41,7 +39,7 @@ export function AccessTokens() {
   const [error, setError] = useState<string | null>(null);
   const [comment, setComment] = useState("");
   const [expiry, setExpiry] = useState("P30D");
-  const [readOnly, setReadOnly] = useState(false);
+  const [scopes, setScopes] = useState<string[]>([...ALL_SCOPES]);
   const [secret, setSecret] = useState<string | null>(null);
   const load = useCallback(
     () =>
@@ -70,7 +68,6 @@ export function AccessTokens() {
           sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center", my: 2 }}
           onSubmit={(e) => {
             e.preventDefault();
-            const scopes = readOnly ? ALL_SCOPES.filter((s) => s.endsWith(":read")) : [...ALL_SCOPES];
             dataProvider.createAccessToken({ comment, expires_in: expiry === "never" ? null : expiry, scopes }).then(
               ({ data: r }) => {
                 setSecret(r.token);
@@ -89,8 +86,8 @@ export function AccessTokens() {
               </MenuItem>
             ))}
           </TextField>
-          <FormControlLabel control={<Checkbox checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} />} label="Read only" />
-          <Button type="submit" variant="contained">
+          <ScopePicker value={scopes} onChange={setScopes} />
+          <Button type="submit" variant="contained" disabled={!scopes.length}>
             Create token
           </Button>
         </Box>
@@ -108,7 +105,7 @@ export function AccessTokens() {
             {(tokens ?? []).map((t) => (
               <TableRow key={t.id}>
                 <TableCell>{t.comment}</TableCell>
-                <TableCell>{t.scopes.every((s) => s.endsWith(":read")) ? "Read only" : `${t.scopes.length} scopes`}</TableCell>
+                <TableCell>{scopesSummary(t.scopes)}</TableCell>
                 <TableCell>{t.expires_at ? formatDateTime(t.expires_at) : "Never"}</TableCell>
                 <TableCell>{formatDateTime(t.last_used_at)}</TableCell>
                 <TableCell align="right">

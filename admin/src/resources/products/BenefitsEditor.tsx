@@ -1,19 +1,9 @@
 import { useState } from "react";
 import { submissionErrors } from "../../common/submit";
-import {
-  ReferenceArrayInput,
-  AutocompleteArrayInput,
-  SimpleForm,
-  useNotify,
-  useDataProvider,
-  useRecordContext,
-  useRefresh,
-  SaveButton,
-  Toolbar,
-} from "react-admin";
+import { SimpleForm, useNotify, useDataProvider, useRecordContext, useRefresh, SaveButton, Toolbar } from "react-admin";
 import type { Product } from "../../api";
 import type { BorealisDataProvider } from "../../dataProvider";
-import { humanize } from "../../common/format";
+import { BenefitsInput } from "./BenefitsInput";
 
 /** The benefits a purchase grants, changed with their own call (POST /v1/products/{id}/benefits). */
 export function BenefitsEditor() {
@@ -44,14 +34,7 @@ export function BenefitsEditor() {
         }
       }}
     >
-      <ReferenceArrayInput source="benefit_ids" reference="benefits">
-        <AutocompleteArrayInput
-          label="Benefits granted with this product"
-          optionText={(b: { description: string; type: string }) => `${b.description} (${humanize(b.type)})`}
-          filterToQuery={(q: string) => ({ q })}
-          fullWidth
-        />
-      </ReferenceArrayInput>
+      <BenefitsInput />
     </SimpleForm>
   );
 }

@@ -33,6 +33,7 @@ function toForm(p: Product) {
     prices: p.prices.filter((x) => !x.is_archived),
     media_files: p.medias.map((m) => ({ id: m.id, name: m.name, public_url: m.public_url })),
     metadata_rows: metadataToRows(p.metadata),
+    benefit_ids: p.benefits.map((b) => b.id),
     attached_custom_fields: p.attached_custom_fields.map((a) => ({ custom_field_id: a.custom_field_id, required: a.required })),
   };
 }
@@ -59,6 +60,7 @@ export function ProductCreate() {
           prices: [{ amount_type: "fixed", price_currency: "usd" }],
           attached_custom_fields: [],
           media_files: [],
+          benefit_ids: [],
           visibility: "public",
           tax_category: "digital_service",
           recurring_interval_count: 1,

@@ -1,6 +1,6 @@
 // The product form (create and edit): name, description, billing interval (every how many, the
-// free trial), visibility, tax category, prices, attached custom fields, media, metadata. Benefits are granted
-// from the product's page (their own call).
+// free trial), visibility, tax category, prices, the benefits it grants (saved by their own call,
+// dataProvider/products.ts), attached custom fields, media, metadata.
 import {
   ArrayInput,
   AutocompleteInput,
@@ -16,6 +16,7 @@ import { Typography } from "@mui/material";
 import { EnumInput, MetadataInput } from "../../common/inputs";
 import { enumValues } from "../../common/generic";
 import { PricesInput } from "./PricesInput";
+import { BenefitsInput } from "./BenefitsInput";
 import { MediaInput } from "./media";
 import { TermsInputs } from "./terms";
 
@@ -46,6 +47,7 @@ export function ProductForm({ record }: { record?: Record<string, unknown> }) {
         helperText="E-books take a reduced rate in many countries; the others the standard rate"
       />
       <PricesInput />
+      <BenefitsInput />
       <Typography variant="subtitle2" sx={{ mt: 2 }}>
         Checkout fields
       </Typography>
