@@ -67,6 +67,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await stack.check(page, "console-account-two-factor-enrol");
     await page.getByLabel("Code from the app").fill(await totpCode(secret));
     await page.getByRole("button", { name: "Verify and turn on" }).click();
+    await page.getByRole("list", { name: "Backup codes" }).waitFor();
     const backupCodes = await page.getByRole("list", { name: "Backup codes" }).getByRole("listitem").allTextContents();
     expect(backupCodes).toHaveLength(10);
     await page.getByRole("button", { name: "I have saved them" }).click();
@@ -127,7 +128,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await page.getByRole("heading", { name: "Create another organization" }).waitFor();
     await stack.check(page, "console-organization-new");
     await page.getByLabel("Name").fill("Bea's second shop");
-    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "Create", exact: true }).click();
     await page.getByRole("button", { name: /Organization: Bea's second shop/ }).waitFor();
     await home(page);
     await page.getByRole("button", { name: /Organization: Bea's second shop/ }).click();

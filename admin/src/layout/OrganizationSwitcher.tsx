@@ -26,7 +26,7 @@ export function OrganizationSwitcher() {
       <Button
         color="inherit"
         aria-haspopup={canSwitch ? "menu" : undefined}
-        aria-label={`Organization: ${current}${canSwitch ? " (switch or create)" : ""}`}
+        aria-label={`Organization: ${current}${canSwitch ? " (switch)" : ""}`}
         endIcon={canSwitch ? <UnfoldMoreIcon /> : undefined}
         onClick={(e) => canSwitch && setAnchor(e.currentTarget)}
         sx={{
