@@ -16,7 +16,8 @@ async function signInWithPassword(stack: BrowserStack, page: Page, email: string
 }
 
 async function home(page: Page): Promise<void> {
-  await page.getByRole("heading", { name: "Last 30 days" }).waitFor();
+  // a reload of the console can be slow on a busy machine
+  await page.getByRole("heading", { name: "Last 30 days" }).waitFor({ timeout: 60_000 });
   await page.waitForLoadState("networkidle");
 }
 
@@ -30,7 +31,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await signInWithPassword(stack, page, email);
     await home(page);
 
-    await page.getByRole("button", { name: "Profile" }).click();
+    await page.getByRole("button", { name: "Profile", exact: true }).click();
     await page.getByRole("menuitem", { name: "My account" }).click();
     await page.getByRole("heading", { name: "My account", level: 1 }).waitFor();
     await page.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
@@ -75,7 +76,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await stack.check(page, "console-account");
 
     // signing in again: the password, then the code (a wrong one is refused)
-    await page.getByRole("button", { name: "Profile" }).click();
+    await page.getByRole("button", { name: "Profile", exact: true }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await signInWithPassword(stack, page, email);
     await page.getByRole("heading", { name: "Two-factor authentication" }).waitFor();
@@ -88,7 +89,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await home(page);
 
     // and with a backup code in place of the app
-    await page.getByRole("button", { name: "Profile" }).click();
+    await page.getByRole("button", { name: "Profile", exact: true }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await signInWithPassword(stack, page, email);
     await page.getByRole("button", { name: "Use a backup code instead" }).click();
@@ -110,7 +111,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await page.getByLabel("Your password").fill(PASSWORD);
     await page.getByRole("button", { name: "Turn off" }).click();
     await page.getByText("Two-factor authentication is off.").waitFor();
-    await page.getByRole("button", { name: "Profile" }).click();
+    await page.getByRole("button", { name: "Profile", exact: true }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await signInWithPassword(stack, page, newEmail);
     await home(page);
@@ -129,11 +130,11 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await stack.check(page, "console-organization-new");
     await page.getByLabel("Name").fill("Bea's second shop");
     await page.getByRole("button", { name: "Create", exact: true }).click();
-    await page.getByRole("button", { name: /Organization: Bea's second shop/ }).waitFor();
+    await page.getByRole("button", { name: /Organization: Bea's second shop/ }).waitFor({ timeout: 60_000 });
     await home(page);
     await page.getByRole("button", { name: /Organization: Bea's second shop/ }).click();
     await page.getByRole("menuitem", { name: "Bea's company" }).click();
-    await page.getByRole("button", { name: /Organization: Bea's company/ }).waitFor();
+    await page.getByRole("button", { name: /Organization: Bea's company/ }).waitFor({ timeout: 60_000 });
     await home(page);
 
     // an invitation to someone with no account: sign up from its link, verify, join
@@ -157,10 +158,10 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await guest.getByRole("button", { name: "Create account and join" }).click();
     await guest.getByText(`We sent a link to ${invitee}. Open it to confirm your email and join Bea's company.`).waitFor();
     await guest.goto(linkIn(await latestMail(invitee, { subject: /Verify your email/, after: started }), "/api/auth/verify-email"));
-    await guest.getByText("You joined Bea's company.").waitFor();
+    await guest.getByText("You joined Bea's company.").waitFor({ timeout: 60_000 });
     await stack.check(guest, "console-invitation-joined");
     await guest.getByRole("button", { name: "Open the console" }).click();
-    await guest.getByRole("button", { name: /Organization: Bea's company/ }).waitFor();
+    await guest.getByRole("button", { name: /Organization: Bea's company/ }).waitFor({ timeout: 60_000 });
     await home(guest);
 
     // the owner sees the new member
