@@ -36,7 +36,8 @@ export function AccountPage() {
           <EmailCard me={me} />
           <PasswordCard />
           <TwoFactorCard enabled={!!me.twoFactorEnabled} onChange={reload} />
-          <SessionsCard currentId={sessionId} />
+          {/* turning two-factor on or off renews the session: list the devices again */}
+          <SessionsCard key={sessionId ?? ""} currentId={sessionId} />
         </Stack>
       ) : null}
     </Box>

@@ -122,7 +122,12 @@ export const authProvider: AuthProvider = {
     return currentIdentity();
   },
   async getPermissions() {
-    const me = await currentIdentity();
-    return { role: me.role, hasOrganization: !!me.organization };
+    // Signed out, none (not an error: react-admin asks on every page, and an error would send the
+    // pages open without a session, such as an invitation's, to the sign-in page).
+    const me = await currentIdentity().catch((err: { status?: number }) => {
+      if (err.status === 401) return null;
+      throw err;
+    });
+    return me ? { role: me.role, hasOrganization: !!me.organization } : null;
   },
 };
