@@ -166,6 +166,6 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
 
     // the owner sees the new member
     await page.getByRole("menuitem", { name: "Members" }).click();
-    await page.getByRole("cell", { name: invitee }).waitFor();
+    await page.getByRole("table", { name: "Members" }).getByRole("cell", { name: invitee }).waitFor();
   });
 });
