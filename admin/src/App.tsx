@@ -16,6 +16,8 @@ import { TaxReport } from "./tax/TaxReport";
 import { Dashboards } from "./dashboard/Dashboards";
 import { ResetPasswordPage } from "./authProvider/ResetPasswordPage";
 import { AcceptInvitationPage } from "./authProvider/AcceptInvitationPage";
+import { AccountPage } from "./account/AccountPage";
+import { CreateOrganization } from "./settings/CreateOrganization";
 import { theme } from "./theme";
 import { i18nProvider } from "./i18n";
 import products from "./resources/products";
@@ -113,6 +115,22 @@ export function App() {
             element={
               <Authenticated>
                 <AccessTokens />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/account"
+            element={
+              <Authenticated>
+                <AccountPage />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/organizations/new"
+            element={
+              <Authenticated>
+                <CreateOrganization another />
               </Authenticated>
             }
           />

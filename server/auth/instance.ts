@@ -6,7 +6,7 @@
 import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "better-auth";
 import { getAuthTables } from "better-auth/db";
 import { APIError } from "better-auth/api";
-import { admin, bearer, captcha, deviceAuthorization, organization, username } from "better-auth/plugins";
+import { admin, bearer, captcha, deviceAuthorization, organization, twoFactor, username } from "better-auth/plugins";
 import { PostgresDialect } from "kysely";
 import pg from "pg";
 import { logger } from "../kit/logger.js";
@@ -16,6 +16,7 @@ import { httpUrlProblem } from "../kit/urls.js";
 import { adminAc, adminRoles, organizationAc, organizationRoles } from "./access.js";
 import { trustedOrigins, type AuthConfig } from "./config.js";
 import { invitationEmail, resetPasswordEmail, verificationEmail } from "./emails.js";
+import { invitationPreview } from "./invitation-preview.js";
 import { oauthPluginFactories } from "./oauth.js";
 import { renamed, tableName, type ModelNaming } from "./tables.js";
 
@@ -134,6 +135,9 @@ function authOptions({ connection, config }: AuthDeps) {
         validateClient: (clientId: string) => clientId === DEVICE_CLIENT_ID,
       }),
     ),
+    // TOTP with backup codes; a user who enabled it is asked for a code after the password.
+    named((schema) => twoFactor({ schema, issuer: "Borealis" })),
+    invitationPreview(pool),
     // A session token as `Authorization: Bearer` (what the device flow hands a command-line tool).
     bearer(),
     // The OAuth2 / OpenID Connect provider (./oauth.ts).
@@ -162,7 +166,8 @@ function authOptions({ connection, config }: AuthDeps) {
       disabledPaths: ["/organization/update", "/token"],
       trustedOrigins: trustedOrigins(config),
       database: { dialect: new PostgresDialect({ pool }), type: "postgres", transaction: true },
-      user: Object.assign(coreModel("user"), { deleteUser: { enabled: true } }),
+      // A new email is confirmed from a link sent to it (the verification email) before it replaces the old.
+      user: Object.assign(coreModel("user"), { deleteUser: { enabled: true }, changeEmail: { enabled: true } }),
       databaseHooks: {
         user: {
           delete: {

@@ -7,7 +7,9 @@ import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import { HTTPClient } from "@polar-sh/sdk/lib/http.js";
 import { createAuthClient } from "better-auth/client";
-import { adminClient, deviceAuthorizationClient, organizationClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, deviceAuthorizationClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
 import { adminAc, adminRoles, organizationAc, organizationRoles } from "../../server/auth/access.js";
 import { latestMail, linkIn } from "./mailpit.js";
 
@@ -20,6 +22,7 @@ function makeClient(baseURL: string, fetchImpl: typeof fetch) {
       adminClient({ ac: adminAc, roles: adminRoles }),
       usernameClient(),
       deviceAuthorizationClient(),
+      twoFactorClient(),
     ],
   });
 }
@@ -115,4 +118,12 @@ export async function ownerWithOrganization(
   const active = await browser.client.organization.setActive({ organizationId: created.data.id });
   if (active.error) throw new Error(`set-active failed: ${JSON.stringify(active.error)}`);
   return { browser, userId: id, organizationId: created.data.id, slug };
+}
+
+/** The current code of an authenticator app enrolled with this `otpauth://totp/…` URI (or its base32 secret). */
+export function totpCode(uriOrSecret: string): Promise<string> {
+  const encoded = uriOrSecret.startsWith("otpauth:") ? new URL(uriOrSecret).searchParams.get("secret") : uriOrSecret;
+  if (!encoded) throw new Error(`no secret in ${uriOrSecret}`);
+  const secret = new TextDecoder().decode(base32.decode(encoded.replace(/\s+/g, "")));
+  return createOTP(secret).totp();
 }

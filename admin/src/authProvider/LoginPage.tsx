@@ -1,5 +1,6 @@
 // The sign-in page: email and password (with sign-up, email verification and password reset), or
-// an organization access token.
+// an organization access token. With two-factor authentication on, the password is followed by a
+// code from the authenticator app (or a backup code).
 import { useState, type FormEvent } from "react";
 import { useLogin } from "react-admin";
 import { Alert, Button, Link, TextField, Typography } from "@mui/material";
@@ -9,6 +10,7 @@ import { EmailField } from "./EmailField";
 import { PasswordField } from "./PasswordField";
 import { TITLES, type Mode } from "./loginModes";
 import { OtherWaysIn } from "./OtherWaysIn";
+import { TWO_FACTOR_REQUIRED } from "./index";
 
 export function LoginPage() {
   const login = useLogin();
@@ -21,6 +23,8 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [info, setInfo] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
+  const [code, setCode] = useState("");
+  const [backup, setBackup] = useState(false);
 
   const go = (m: Mode) => {
     setMode(m);
@@ -36,6 +40,12 @@ export function LoginPage() {
     try {
       await fn();
     } catch (err) {
+      if (err instanceof AuthError && err.code === TWO_FACTOR_REQUIRED) {
+        setMode("two-factor");
+        setCode("");
+        setInfo(err.message);
+        return;
+      }
       setError(err instanceof Error ? err.message : String(err));
       setUnverified(err instanceof AuthError && /not verified/i.test(err.message));
     } finally {
@@ -75,6 +85,37 @@ export function LoginPage() {
           <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
             {busy ? "Signing in…" : "Sign in"}
           </Button>
+        </form>
+      ) : null}
+      {mode === "two-factor" ? (
+        <form onSubmit={(e) => void run(e, () => login(backup ? { backupCode: code } : { totp: code }))}>
+          <TextField
+            id="two-factor-code"
+            label={backup ? "Backup code" : "Authentication code"}
+            autoComplete="one-time-code"
+            slotProps={{ htmlInput: backup ? {} : { inputMode: "numeric", pattern: "[0-9 ]*" } }}
+            fullWidth
+            margin="dense"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            required
+            autoFocus
+          />
+          <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
+            {busy ? "Checking…" : "Verify"}
+          </Button>
+          <Link
+            component="button"
+            type="button"
+            sx={{ mt: 1 }}
+            onClick={() => {
+              setBackup(!backup);
+              setCode("");
+              setError(null);
+            }}
+          >
+            {backup ? "Use the authenticator app" : "Use a backup code instead"}
+          </Link>
         </form>
       ) : null}
       {mode === "sign-up" ? (

@@ -5,7 +5,10 @@
 import type { AuthProvider } from "react-admin";
 import { credentials } from "./credentials";
 import { currentOrganization } from "../dataProvider/organization";
-import { session, type AuthOrganization, type Session } from "./session";
+import { AuthError, isTwoFactorChallenge, session, type AuthOrganization, type Session } from "./session";
+
+/** The code of sign-in's error when the password was right and a second factor is asked for. */
+export const TWO_FACTOR_REQUIRED = "TWO_FACTOR_REQUIRED";
 
 export interface Identity {
   id: string;
@@ -74,7 +77,7 @@ export function currentIdentity(): Promise<Identity> {
 }
 
 export const authProvider: AuthProvider = {
-  async login(params: { email?: string; password?: string; token?: string }) {
+  async login(params: { email?: string; password?: string; token?: string; totp?: string; backupCode?: string }) {
     forgetIdentity();
     if (params.token !== undefined) {
       const token = params.token.trim();
@@ -92,7 +95,11 @@ export const authProvider: AuthProvider = {
       return;
     }
     credentials.clear();
-    await session.signIn(params.email ?? "", params.password ?? "");
+    // the second step of a sign-in with two-factor authentication: the code opens the session
+    if (params.totp !== undefined) await session.verifyTotp(params.totp.replace(/\s+/g, ""));
+    else if (params.backupCode !== undefined) await session.verifyBackupCode(params.backupCode.trim());
+    else if (isTwoFactorChallenge(await session.signIn(params.email ?? "", params.password ?? "")))
+      throw new AuthError("Enter the code from your authenticator app.", 401, TWO_FACTOR_REQUIRED);
     await currentIdentity();
   },
   async logout() {
@@ -121,7 +128,12 @@ export const authProvider: AuthProvider = {
     return currentIdentity();
   },
   async getPermissions() {
-    const me = await currentIdentity();
-    return { role: me.role, hasOrganization: !!me.organization };
+    // Signed out, none (not an error: react-admin asks on every page, and an error would send the
+    // pages open without a session, such as an invitation's, to the sign-in page).
+    const me = await currentIdentity().catch((err: { status?: number }) => {
+      if (err.status === 401) return null;
+      throw err;
+    });
+    return me ? { role: me.role, hasOrganization: !!me.organization } : null;
   },
 };

@@ -6,6 +6,8 @@ export interface SessionUser {
   email: string;
   name: string;
   emailVerified: boolean;
+  image?: string | null;
+  twoFactorEnabled?: boolean | null;
 }
 export interface Session {
   session: { id: string; activeOrganizationId?: string | null; expiresAt: string };
@@ -33,6 +35,35 @@ export interface Invitation {
 export interface FullOrganization extends AuthOrganization {
   members: Member[];
   invitations: Invitation[];
+}
+
+/** One of the person's sessions (list-sessions); `token` is what revoke-session takes. */
+export interface DeviceSession {
+  id: string;
+  token: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+  ipAddress?: string | null;
+  userAgent?: string | null;
+}
+/** What sign-in answers when the account has two-factor authentication on: no session yet. */
+export interface TwoFactorChallenge {
+  twoFactorRedirect: true;
+  twoFactorMethods: string[];
+}
+export interface TotpEnrolment {
+  totpURI: string;
+  backupCodes: string[];
+}
+/** What an invitation's link shows before signing in (server/auth/invitation-preview.ts). */
+export interface InvitationPreview {
+  email: string;
+  status: "pending" | "accepted" | "rejected" | "canceled" | "expired";
+  expiresAt: string;
+  organizationName: string;
+  organizationLogo: string | null;
+  hasAccount: boolean;
 }
 
 export class AuthError extends Error {
@@ -67,9 +98,11 @@ export const consoleUrl = (path: string) => `${window.location.origin}/dashboard
 
 export const session = {
   get: () => authCall<Session | null>("get-session"),
-  signIn: (email: string, password: string) => authCall<unknown>("sign-in/email", { email, password, rememberMe: true }),
-  signUp: (name: string, email: string, password: string) =>
-    authCall<unknown>("sign-up/email", { name, email, password, callbackURL: consoleUrl("/") }),
+  fresh: () => authCall<Session | null>("get-session", undefined, { disableCookieCache: "true" }),
+  signIn: (email: string, password: string) =>
+    authCall<TwoFactorChallenge | { user: SessionUser }>("sign-in/email", { email, password, rememberMe: true }),
+  signUp: (name: string, email: string, password: string, landing = "/") =>
+    authCall<unknown>("sign-up/email", { name, email, password, callbackURL: consoleUrl(landing) }),
   signOut: () => authCall<unknown>("sign-out", {}),
   sendVerification: (email: string) => authCall<unknown>("send-verification-email", { email, callbackURL: consoleUrl("/") }),
   requestReset: (email: string) => authCall<unknown>("request-password-reset", { email, redirectTo: consoleUrl("/reset-password") }),
@@ -83,4 +116,22 @@ export const session = {
   acceptInvitation: (invitationId: string) => authCall<unknown>("organization/accept-invitation", { invitationId }),
   removeMember: (memberIdOrEmail: string) => authCall<unknown>("organization/remove-member", { memberIdOrEmail }),
   updateRole: (memberId: string, role: string) => authCall<unknown>("organization/update-member-role", { memberId, role }),
+  previewInvitation: (id: string) => authCall<InvitationPreview>("invitation/preview", undefined, { id }),
+  // the person's own account
+  updateProfile: (values: { name: string; image: string | null }) => authCall<unknown>("update-user", values),
+  changeEmail: (newEmail: string) => authCall<unknown>("change-email", { newEmail, callbackURL: consoleUrl("/account") }),
+  changePassword: (currentPassword: string, newPassword: string) =>
+    authCall<unknown>("change-password", { currentPassword, newPassword, revokeOtherSessions: true }),
+  listSessions: () => authCall<DeviceSession[]>("list-sessions"),
+  revokeSession: (token: string) => authCall<unknown>("revoke-session", { token }),
+  revokeOtherSessions: () => authCall<unknown>("revoke-other-sessions", {}),
+  // two-factor authentication (better-auth's twoFactor plugin)
+  enableTwoFactor: (password: string) => authCall<TotpEnrolment>("two-factor/enable", { password }),
+  disableTwoFactor: (password: string) => authCall<unknown>("two-factor/disable", { password }),
+  newBackupCodes: (password: string) => authCall<{ backupCodes: string[] }>("two-factor/generate-backup-codes", { password }),
+  verifyTotp: (code: string) => authCall<unknown>("two-factor/verify-totp", { code }),
+  verifyBackupCode: (code: string) => authCall<unknown>("two-factor/verify-backup-code", { code }),
 };
+
+export const isTwoFactorChallenge = (answer: unknown): answer is TwoFactorChallenge =>
+  typeof answer === "object" && answer !== null && "twoFactorRedirect" in answer;

@@ -1,12 +1,23 @@
 import type { ReactNode } from "react";
-import { AppBar, Layout as RaLayout, TitlePortal } from "react-admin";
+import { AppBar, Layout as RaLayout, Logout, TitlePortal, UserMenu, useGetIdentity } from "react-admin";
 import { Box, Typography } from "@mui/material";
 import { Menu } from "./Menu";
 import { OrganizationSwitcher } from "./OrganizationSwitcher";
+import { AccountMenuItem } from "./AccountMenuItem";
+import type { Identity } from "../authProvider";
 
 function Bar() {
+  const { data } = useGetIdentity();
+  const person = !(data as Identity | undefined)?.viaToken;
   return (
-    <AppBar>
+    <AppBar
+      userMenu={
+        <UserMenu>
+          {person ? <AccountMenuItem /> : null}
+          <Logout />
+        </UserMenu>
+      }
+    >
       <Typography component="span" variant="h6" sx={{ mr: 2, fontWeight: 700 }}>
         Borealis
       </Typography>

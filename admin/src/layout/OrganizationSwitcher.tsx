@@ -1,9 +1,11 @@
 // The organization the console acts for: with a session, any organization the person is a member
 // of (switching sets the session's active organization and reloads every screen's data); with an
-// access token, the token's one organization.
+// access token, the token's one organization. A person may also create another organization here.
 import { useState } from "react";
 import { useGetIdentity, useNotify } from "react-admin";
-import { Button, ListItemText, Menu, MenuItem } from "@mui/material";
+import { useNavigate } from "react-router-dom";
+import { Button, Divider, ListItemIcon, ListItemText, Menu, MenuItem } from "@mui/material";
+import AddIcon from "@mui/icons-material/Add";
 import UnfoldMoreIcon from "@mui/icons-material/UnfoldMore";
 import CheckIcon from "@mui/icons-material/Check";
 import type { Identity } from "../authProvider";
@@ -14,10 +16,11 @@ export function OrganizationSwitcher() {
   const { data } = useGetIdentity();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const notify = useNotify();
+  const navigate = useNavigate();
   const me = data as Identity | undefined;
   if (!me) return null;
   const current = me.organization?.name ?? "No organization";
-  const canSwitch = !me.viaToken && me.organizations.length > 1;
+  const canSwitch = !me.viaToken;
   return (
     <>
       <Button
@@ -59,6 +62,18 @@ export function OrganizationSwitcher() {
             {o.id === me.organization?.id ? <CheckIcon fontSize="small" sx={{ ml: 1 }} /> : null}
           </MenuItem>
         ))}
+        <Divider />
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            navigate("/organizations/new");
+          }}
+        >
+          <ListItemIcon>
+            <AddIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>New organization</ListItemText>
+        </MenuItem>
       </Menu>
     </>
   );

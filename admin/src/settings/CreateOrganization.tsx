@@ -1,8 +1,8 @@
-// A signed-in person who belongs to no organization yet creates one (POST /v1/organizations/ with
-// the session: they become its owner), and the console acts for it.
+// A signed-in person creates an organization (POST /v1/organizations/ with the session: they become
+// its owner), their first or another one, and the console acts for it.
 import { useState } from "react";
 import { Alert, Button, Card, CardContent, TextField, Typography } from "@mui/material";
-import { useDataProvider } from "react-admin";
+import { Title, useDataProvider } from "react-admin";
 import type { BorealisDataProvider } from "../dataProvider";
 import { session } from "../authProvider/session";
 import { forgetIdentity } from "../authProvider";
@@ -15,7 +15,7 @@ const slugOf = (name: string) =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 40);
 
-export function CreateOrganization() {
+export function CreateOrganization({ another = false }: { another?: boolean }) {
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -23,12 +23,15 @@ export function CreateOrganization() {
   const dataProvider = useDataProvider<BorealisDataProvider>();
   return (
     <Card sx={{ maxWidth: 520, mt: 2 }}>
+      {another ? <Title title="New organization" /> : null}
       <CardContent>
         <Typography component="h1" variant="h5" gutterBottom>
-          Create your organization
+          {another ? "Create another organization" : "Create your organization"}
         </Typography>
         <Typography variant="body2" color="text.secondary" gutterBottom>
-          Products, customers and payments belong to an organization. You can invite your team next.
+          {another
+            ? "It has its own products, customers, payments and members. The console switches to it; the menu by its name switches back."
+            : "Products, customers and payments belong to an organization. You can invite your team next."}
         </Typography>
         {error ? (
           <Alert severity="error" sx={{ mb: 1 }}>
