@@ -1,7 +1,9 @@
 import type { ReactElement, ReactNode } from "react";
-import { Datagrid, List, useResourceContext, type SortPayload } from "react-admin";
+import { Datagrid, List, SimpleList, useResourceContext, type RaRecord, type SortPayload } from "react-admin";
+import { useMediaQuery, type Theme } from "@mui/material";
 import { ListActions } from "../generic";
 import { csvExporter } from "../csv";
+import type { MobileRow } from "./mobileRow";
 
 export type RowClick = "show" | false | ((id: string | number) => string);
 
@@ -9,9 +11,9 @@ export type RowClick = "show" | false | ((id: string | number) => string);
  * A resource's list: its filters, its sort, the toolbar (filter button when there are filters,
  * create when the contract has it and `create` allows, export), and rows that open the record.
  * `exportFields`: the CSV's columns; false: no export; absent: react-admin's own export.
- * `actions`: more buttons for the toolbar.
+ * `actions`: more buttons for the toolbar. `mobile`: the row on a narrow screen (a SimpleList).
  */
-export function ResourceList({
+export function ResourceList<R extends RaRecord = RaRecord>({
   filters,
   sort,
   filterDefaultValues,
@@ -20,6 +22,8 @@ export function ResourceList({
   children,
   grid = true,
   actions,
+  mobile,
+  rowClick = "show",
 }: {
   filters?: ReactElement[];
   sort?: SortPayload;
@@ -30,9 +34,21 @@ export function ResourceList({
   /** false: `children` is the whole grid (a shared Datagrid of columns). */
   grid?: boolean;
   actions?: ReactElement;
+  mobile: MobileRow<R>;
+  rowClick?: "show" | false;
 }) {
   const resource = useResourceContext() ?? "";
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down("sm"));
   const exporter = exportFields === false ? false : exportFields ? csvExporter(resource, exportFields) : undefined;
+  let rows: ReactNode;
+  if (narrow) rows = <SimpleList<R> rowClick={rowClick} {...mobile} />;
+  else if (grid)
+    rows = (
+      <Datagrid rowClick={rowClick} bulkActionButtons={false}>
+        {children}
+      </Datagrid>
+    );
+  else rows = children;
   return (
     <List
       filters={filters}
@@ -41,13 +57,7 @@ export function ResourceList({
       actions={<ListActions create={create} filters={!!filters} extra={actions} />}
       {...(exporter === undefined ? {} : { exporter })}
     >
-      {grid ? (
-        <Datagrid rowClick="show" bulkActionButtons={false}>
-          {children}
-        </Datagrid>
-      ) : (
-        children
-      )}
+      {rows}
     </List>
   );
 }
