@@ -50,7 +50,7 @@ describe("merchant console: at 375 px", { timeout: 240_000 }, () => {
       expect(await first.innerText(), resource).toMatch(row);
       // no table at this width: the rows are the list
       expect(await page.locator("table").count(), resource).toBe(0);
-      await expect.poll(() => title(page), resource).toEqual({ text: name, cut: false });
+      await expect.poll(() => title(page)).toEqual({ text: name, cut: false });
     }
     expect(stack.takeProblems(page)).toEqual([]);
   });
