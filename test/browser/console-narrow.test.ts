@@ -44,7 +44,7 @@ describe("merchant console: at 375 px", { timeout: 240_000 }, () => {
     await page.setViewportSize(MOBILE);
     for (const [resource, name, row] of lists) {
       await page.goto(`${stack.url}/dashboard/${resource}`);
-      const first = page.locator(".RaSimpleList-root li").first();
+      const first = page.locator("#main-content li").first();
       await first.waitFor({ timeout: 15_000 });
       await page.waitForLoadState("networkidle");
       expect(await first.innerText(), resource).toMatch(row);
@@ -66,7 +66,7 @@ describe("merchant console: at 375 px", { timeout: 240_000 }, () => {
     }
     await page.setViewportSize(MOBILE);
     await page.goto(`${stack.url}/dashboard/orders`);
-    await page.locator(".RaSimpleList-root li").first().click();
+    await page.locator("#main-content li").first().click();
     await page.waitForURL(new RegExp(`/orders/${s.orderId}/show`));
     await page.getByText("Subscription create").first().waitFor();
     expect(stack.takeProblems(page)).toEqual([]);
