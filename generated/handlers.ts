@@ -186,11 +186,13 @@ export type OperationId =
   | "webhooks:create_webhook_endpoint"
   | "webhooks:delete_webhook_endpoint"
   | "webhooks:get_webhook_endpoint"
+  | "webhooks:get_webhook_queue"
   | "webhooks:list_webhook_deliveries"
   | "webhooks:list_webhook_endpoints"
   | "webhooks:redeliver_webhook_event"
   | "webhooks:replay_failed_events"
   | "webhooks:reset_webhook_endpoint_secret"
+  | "webhooks:skip_webhook_queue_head"
   | "webhooks:update_webhook_endpoint"
 ;
 
@@ -1477,6 +1479,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["webhooks:get_webhook_endpoint"]["responses"][200]["content"]["application/json"];
   };
+  "webhooks:get_webhook_queue": {
+    params: Ops["webhooks:get_webhook_queue"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["webhooks:get_webhook_queue"]["responses"][200]["content"]["application/json"];
+  };
   "webhooks:list_webhook_deliveries": {
     params: {};
     query: NonNullable<Ops["webhooks:list_webhook_deliveries"]["parameters"]["query"]>;
@@ -1511,6 +1520,13 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["webhooks:reset_webhook_endpoint_secret"]["responses"][200]["content"]["application/json"];
+  };
+  "webhooks:skip_webhook_queue_head": {
+    params: Ops["webhooks:skip_webhook_queue_head"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["webhooks:skip_webhook_queue_head"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["webhooks:skip_webhook_queue_head"]["responses"][200]["content"]["application/json"];
   };
   "webhooks:update_webhook_endpoint": {
     params: Ops["webhooks:update_webhook_endpoint"]["parameters"]["path"];

@@ -2535,6 +2535,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/endpoints/{id}/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Webhook Queue
+         * @description The endpoint's ordered queue, oldest first: the event being delivered (the head) and those
+         *     waiting behind it, each with its attempts so far and its last failure. Events set aside are
+         *     not in it (they are retried on their own). A Borealis extension.
+         */
+        get: operations["webhooks:get_webhook_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{id}/queue/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip Webhook Queue Head
+         * @description Takes the event at the head of the endpoint's queue out of it, unsent, so the events behind it
+         *     go on at once. It keeps its failed attempts and can be sent again later (a redelivery, or a
+         *     replay of failed events). `event_id` must name the head: a 422 when another event is at the
+         *     head by then. A Borealis extension.
+         */
+        post: operations["webhooks:skip_webhook_queue_head"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/emails/": {
         parameters: {
             query?: never;
@@ -12588,6 +12633,46 @@ export interface components {
         /** @description How many failed events were queued again (a Borealis extension). */
         WebhookReplayResult: {
             replayed: number;
+        };
+        /** @description An endpoint's ordered queue of webhook events, oldest first (a Borealis extension). */
+        WebhookQueue: {
+            /** @description The first 100 events in order; the first is the head, being delivered. */
+            items: components["schemas"]["WebhookQueuedEvent"][];
+            /** @description How many events are in the queue. */
+            total: number;
+        };
+        /** @description An event waiting in its endpoint's queue, with its attempts so far (a Borealis extension). */
+        WebhookQueuedEvent: {
+            /**
+             * Format: uuid
+             * @description The webhook event's ID (its `webhook-id`).
+             */
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            created_at: string;
+            /** @description How many deliveries of it were attempted so far. */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When it was last attempted; null before its first attempt.
+             */
+            last_attempt_at: string | null;
+            /** @description The status code of its last attempt; null before its first attempt or when the endpoint did not answer. */
+            last_http_code: number | null;
+            /** @description Why its last attempt failed (the endpoint's answer, or why there was none); null before its first attempt or after a success. */
+            last_error: string | null;
+        };
+        /** @description The event to skip, which must be the head of the queue (a Borealis extension). */
+        WebhookQueueSkip: {
+            /**
+             * Format: uuid
+             * @description The ID of the event at the head of the queue.
+             */
+            event_id: string;
         };
         /** @enum {string} */
         WebhookFormat: "raw" | "discord" | "slack";
@@ -27055,6 +27140,177 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookReplayResult"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks:get_webhook_queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookQueue"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks:skip_webhook_queue_head": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook endpoint ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookQueueSkip"];
+            };
+        };
+        responses: {
+            /** @description The queue after the skip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookQueue"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

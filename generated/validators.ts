@@ -125,6 +125,7 @@ export const responseBodySchemas = [
   "UserInfo",
   "ValidatedLicenseKey",
   "WebhookEndpoint",
+  "WebhookQueue",
   "WebhookReplayResult",
 ] as const;
 export type ResponseBodySchema = (typeof responseBodySchemas)[number];
@@ -1703,6 +1704,15 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
+  "webhooks:get_webhook_queue": {
+    "200": { contentType: "application/json", schema: "WebhookQueue" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "404": { contentType: "application/json", schema: "ResourceNotFound" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
   "webhooks:list_webhook_deliveries": {
     "200": { contentType: "application/json", schema: "ListResourceWebhookDelivery" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
@@ -1739,6 +1749,15 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "webhooks:reset_webhook_endpoint_secret": {
     "200": { contentType: "application/json", schema: "WebhookEndpoint" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "404": { contentType: "application/json", schema: "ResourceNotFound" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "webhooks:skip_webhook_queue_head": {
+    "200": { contentType: "application/json", schema: "WebhookQueue" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },

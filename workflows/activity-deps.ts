@@ -16,6 +16,7 @@ import { readCustomerState } from "../server/subscriptions/customer-state.js";
 import { orderDependents } from "../server/subscriptions/repository.js";
 import {
   attemptDelivery,
+  attemptQueued,
   attemptSetAside,
   deliverQueued,
   nextQueuedEvent,
@@ -44,6 +45,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
       fanOut,
       nextQueuedEvent,
       attemptDelivery,
+      attemptQueued,
       attemptSetAside,
       deliverQueued,
       setAsideEvent,

@@ -5,6 +5,7 @@
 export const EXTENSION_TAGS: readonly string[] = [
   "test-clocks",
   "webhook-replays",
+  "webhook-queue",
   "organization-access-tokens",
   "customer-portal-extensions",
   "tax",

@@ -11873,6 +11873,61 @@ export type WebhookReplayResult = {
     replayed: number;
 };
 
+/**
+ * An endpoint's ordered queue of webhook events, oldest first (a Borealis extension).
+ */
+export type WebhookQueue = {
+    /**
+     * The first 100 events in order; the first is the head, being delivered.
+     */
+    items: Array<WebhookQueuedEvent>;
+    /**
+     * How many events are in the queue.
+     */
+    total: number;
+};
+
+/**
+ * An event waiting in its endpoint's queue, with its attempts so far (a Borealis extension).
+ */
+export type WebhookQueuedEvent = {
+    /**
+     * The webhook event's ID (its `webhook-id`).
+     */
+    id: string;
+    type: WebhookEventType;
+    /**
+     * When the event happened.
+     */
+    created_at: string;
+    /**
+     * How many deliveries of it were attempted so far.
+     */
+    attempts: number;
+    /**
+     * When it was last attempted; null before its first attempt.
+     */
+    last_attempt_at: string | null;
+    /**
+     * The status code of its last attempt; null before its first attempt or when the endpoint did not answer.
+     */
+    last_http_code: number | null;
+    /**
+     * Why its last attempt failed (the endpoint's answer, or why there was none); null before its first attempt or after a success.
+     */
+    last_error: string | null;
+};
+
+/**
+ * The event to skip, which must be the head of the queue (a Borealis extension).
+ */
+export type WebhookQueueSkip = {
+    /**
+     * The ID of the event at the head of the queue.
+     */
+    event_id: string;
+};
+
 export type WebhookFormat = 'raw' | 'discord' | 'slack';
 
 /**
@@ -22679,6 +22734,120 @@ export type WebhooksReplayFailedEventsResponses = {
 };
 
 export type WebhooksReplayFailedEventsResponse = WebhooksReplayFailedEventsResponses[keyof WebhooksReplayFailedEventsResponses];
+
+export type WebhooksGetWebhookQueueData = {
+    body?: never;
+    path: {
+        /**
+         * The webhook endpoint ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/endpoints/{id}/queue';
+};
+
+export type WebhooksGetWebhookQueueErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type WebhooksGetWebhookQueueError = WebhooksGetWebhookQueueErrors[keyof WebhooksGetWebhookQueueErrors];
+
+export type WebhooksGetWebhookQueueResponses = {
+    /**
+     * Successful Response
+     */
+    200: WebhookQueue;
+};
+
+export type WebhooksGetWebhookQueueResponse = WebhooksGetWebhookQueueResponses[keyof WebhooksGetWebhookQueueResponses];
+
+export type WebhooksSkipWebhookQueueHeadData = {
+    body: WebhookQueueSkip;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The webhook endpoint ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/endpoints/{id}/queue/skip';
+};
+
+export type WebhooksSkipWebhookQueueHeadErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type WebhooksSkipWebhookQueueHeadError = WebhooksSkipWebhookQueueHeadErrors[keyof WebhooksSkipWebhookQueueHeadErrors];
+
+export type WebhooksSkipWebhookQueueHeadResponses = {
+    /**
+     * The queue after the skip
+     */
+    200: WebhookQueue;
+};
+
+export type WebhooksSkipWebhookQueueHeadResponse = WebhooksSkipWebhookQueueHeadResponses[keyof WebhooksSkipWebhookQueueHeadResponses];
 
 export type EmailsListData = {
     body?: never;

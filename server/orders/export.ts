@@ -1,5 +1,6 @@
 // The orders export (orders:export): one CSV row per order, oldest first, with Polar's columns
-// (amounts in minor units, as the API's), then the buyer's tax id and billing address lines.
+// (amounts in minor units, as the API's), then the buyer's tax id, the rate the tax was charged at
+// and why, and the billing address lines.
 import type { Knex } from "knex";
 import type { OpQuery } from "../../generated/handlers.js";
 import { ADDRESS_LINE_COLUMNS, addressLineCells } from "../customers/address.js";
@@ -26,6 +27,8 @@ const COLUMNS = [
   "Refunded Amount",
   "Billing Reason",
   "Tax ID",
+  "Tax Rate",
+  "Taxability Reason",
   ...ADDRESS_LINE_COLUMNS,
   "ID",
 ];
@@ -53,6 +56,8 @@ export async function exportOrders(db: Knex, scope: OrderScope, query: OpQuery<"
       o.refunded_amount,
       o.billing_reason,
       o.customer_tax_id?.[0],
+      o.tax_rate?.display_name,
+      o.taxability_reason,
       ...addressLineCells(o.billing_address),
       o.id,
     ]),

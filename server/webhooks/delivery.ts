@@ -66,7 +66,10 @@ export type AttemptOutcome =
   | "skipped"
   /** Failed, and every attempt has failed for the configured span: the endpoint is now disabled. */
   | "disabled"
-  /** A set-aside event no longer set aside as that queueing (a redelivery queued it again): nothing was sent. */
+  /**
+   * A set-aside event no longer set aside as that queueing (a redelivery queued it again), or a
+   * queue's head no longer at the head as that queueing (skipped or redelivered): nothing was sent.
+   */
   | "requeued";
 
 export interface AttemptResult {
@@ -164,6 +167,19 @@ export async function attemptDelivery(knex: Knex, eventId: string, opts: Attempt
   const found = await eventWithEndpoint(knex, eventId);
   if (!found) return { outcome: "skipped", httpCode: null };
   return attemptFound(knex, found.event, found.endpoint, opts);
+}
+
+/**
+ * One retry of the head of an endpoint's ordered queue, made only while that queueing of it is
+ * still there; "requeued" when it was skipped or redelivered meanwhile (nothing is sent: the
+ * queue's next read finds what is at its head now).
+ */
+export async function attemptQueued(knex: Knex, queued: QueuedEvent, opts: AttemptOptions = {}): Promise<AttemptResult> {
+  const found = await eventWithEndpoint(knex, queued.eventId);
+  if (!found) return { outcome: "skipped", httpCode: null };
+  const { event } = found;
+  if (!event.pending || event.queued !== queued.queued || event.set_aside_at) return { outcome: "requeued", httpCode: null };
+  return attemptFound(knex, event, found.endpoint, opts);
 }
 
 /**

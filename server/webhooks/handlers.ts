@@ -4,11 +4,13 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
+  getWebhookQueue,
   listWebhookDeliveries,
   listWebhookEndpoints,
   redeliverWebhookEvent,
   replayFailedEvents,
   resetWebhookEndpointSecret,
+  skipWebhookQueueHead,
   updateWebhookEndpoint,
 } from "./service.js";
 
@@ -21,7 +23,9 @@ type WebhookOps =
   | "webhooks:reset_webhook_endpoint_secret"
   | "webhooks:list_webhook_deliveries"
   | "webhooks:redeliver_webhook_event"
-  | "webhooks:replay_failed_events";
+  | "webhooks:replay_failed_events"
+  | "webhooks:get_webhook_queue"
+  | "webhooks:skip_webhook_queue_head";
 
 export const webhookHandlers: Handlers<WebhookOps> = {
   "webhooks:create_webhook_endpoint": async ({ body }, ctx) => ({
@@ -61,5 +65,14 @@ export const webhookHandlers: Handlers<WebhookOps> = {
   "webhooks:replay_failed_events": async ({ params, body }, ctx) => ({
     status: 202,
     body: await replayFailedEvents(ctx.db, orgCaller(ctx), params.id, body),
+  }),
+  // Borealis extensions: the endpoint's ordered queue, and skipping its head.
+  "webhooks:get_webhook_queue": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getWebhookQueue(ctx.db, orgCaller(ctx), params.id),
+  }),
+  "webhooks:skip_webhook_queue_head": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await skipWebhookQueueHead(ctx.db, orgCaller(ctx), params.id, body.event_id),
   }),
 };

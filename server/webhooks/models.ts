@@ -1,7 +1,7 @@
 // The WebhookEndpoint, WebhookEvent and WebhookDelivery wire shapes.
 import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
-import type { DeliveryWithEventRow, WebhookEndpointRow, WebhookEventRow } from "./repository.js";
+import type { DeliveryWithEventRow, QueuedEventRow, WebhookEndpointRow, WebhookEventRow } from "./repository.js";
 import { payloadOf } from "./versions.js";
 
 export type WebhookEndpointOut = components["schemas"]["WebhookEndpoint"];
@@ -9,6 +9,7 @@ export type WebhookEventOut = components["schemas"]["WebhookEvent"];
 export type WebhookDeliveryOut = components["schemas"]["WebhookDelivery"];
 export type WebhookEventType = components["schemas"]["WebhookEventType"];
 export type WebhookFormat = components["schemas"]["WebhookFormat"];
+export type WebhookQueuedEventOut = components["schemas"]["WebhookQueuedEvent"];
 
 export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpointOut {
   return {
@@ -71,5 +72,25 @@ export function toWebhookDelivery(row: DeliveryWithEventRow): WebhookDeliveryOut
       pending: false,
       queued: 0,
     }),
+  };
+}
+
+/** Why the last attempt failed: the endpoint's answer (its status and body), or why there was none. */
+function failureOf(row: QueuedEventRow): string | null {
+  if (row.last_attempt_at === null || row.last_succeeded) return null;
+  const body = (row.last_response ?? "").trim().slice(0, 300);
+  if (row.last_http_code === null) return body || "No answer";
+  return body ? `HTTP ${row.last_http_code}: ${body}` : `HTTP ${row.last_http_code}`;
+}
+
+export function toWebhookQueuedEvent(row: QueuedEventRow): WebhookQueuedEventOut {
+  return {
+    id: row.id,
+    type: row.type as WebhookEventType,
+    created_at: isoRequired(row.created_at),
+    attempts: row.attempts,
+    last_attempt_at: iso(row.last_attempt_at),
+    last_http_code: row.last_http_code,
+    last_error: failureOf(row),
   };
 }

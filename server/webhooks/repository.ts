@@ -545,3 +545,63 @@ export async function queuedEndpoints(knex: Knex): Promise<string[]> {
     .distinct("webhook_events.endpoint_id as endpoint_id")
     .then((rows: { endpoint_id: string }[]) => rows.map((r) => r.endpoint_id));
 }
+
+// ---- the queue as the merchant reads it ---------------------------------------------------------
+
+/** An event waiting in its endpoint's queue, with its deliveries' count and the last one. */
+export interface QueuedEventRow {
+  id: string;
+  type: string;
+  created_at: Date;
+  attempts: number;
+  last_attempt_at: Date | null;
+  last_http_code: number | null;
+  last_response: string | null;
+  last_succeeded: boolean | null;
+}
+
+/**
+ * The endpoint's waiting events in queue order (pending and not set aside, enabled or not), the
+ * first `limit` with their attempts, and how many there are.
+ */
+export async function endpointQueue(db: Knex, endpointId: string, limit: number): Promise<{ rows: QueuedEventRow[]; total: number }> {
+  const waiting = () => db("webhook_events").where({ endpoint_id: endpointId, pending: true }).whereNull("set_aside_at");
+  const [{ count }] = await waiting().count<{ count: string }[]>("* as count");
+  const rows = await waiting()
+    .joinRaw(
+      `left join lateral (select d.created_at, d.http_code, d.response, d.succeeded from webhook_deliveries d
+          where d.webhook_event_id = webhook_events.id order by d.created_at desc limit 1) last on true`,
+    )
+    .select(
+      "webhook_events.id",
+      "webhook_events.type",
+      "webhook_events.created_at",
+      db.raw("(select count(*)::int from webhook_deliveries d where d.webhook_event_id = webhook_events.id) as attempts"),
+      "last.created_at as last_attempt_at",
+      "last.http_code as last_http_code",
+      "last.response as last_response",
+      "last.succeeded as last_succeeded",
+    )
+    .orderBy([{ column: "webhook_events.outbox_id" }, { column: "webhook_events.created_at" }])
+    .limit(limit);
+  return { rows, total: Number(count) };
+}
+
+/** The event at the head of the endpoint's queue (enabled or not), or none. */
+export async function queueHead(db: Knex, endpointId: string): Promise<{ id: string } | undefined> {
+  return db("webhook_events")
+    .where({ endpoint_id: endpointId, pending: true })
+    .whereNull("set_aside_at")
+    .orderBy([{ column: "outbox_id" }, { column: "created_at" }])
+    .first("id");
+}
+
+/**
+ * Takes the event out of its endpoint's queue, unsent: a new queueing number, so a run in flight
+ * neither sends nor settles it as its own; its failed attempts stay (a replay can send it again).
+ */
+export async function skipQueuedEvent(trx: Knex.Transaction, eventId: string): Promise<void> {
+  await trx("webhook_events")
+    .where({ id: eventId })
+    .update({ pending: false, queued: trx.raw("queued + 1"), modified_at: new Date() });
+}

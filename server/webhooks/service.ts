@@ -3,6 +3,7 @@
 // redelivery, which queues the event again for its endpoint's delivery workflow (same event id,
 // so the same webhook-id) and wakes that workflow after commit.
 import type { OpBody } from "../../generated/handlers.js";
+import type { components } from "../../generated/types.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { randomToken } from "../kit/auth.js";
@@ -10,10 +11,20 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { logger } from "../kit/logger.js";
 import { listPage, type Page } from "../kit/pagination.js";
-import { toWebhookDelivery, toWebhookEndpoint, type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType } from "./models.js";
 import {
+  toWebhookDelivery,
+  toWebhookEndpoint,
+  toWebhookQueuedEvent,
+  type WebhookDeliveryOut,
+  type WebhookEndpointOut,
+  type WebhookEventType,
+} from "./models.js";
+import {
+  endpointQueue,
   findEndpoint,
   findEvent,
+  queueHead,
+  skipQueuedEvent,
   insertEndpoint,
   readableDeliveries,
   readableEndpoints,
@@ -255,4 +266,40 @@ export async function replayFailedEvents(
       });
   }
   return { replayed };
+}
+
+export type WebhookQueueOut = components["schemas"]["WebhookQueue"];
+
+/** How many of the queue's events are listed. */
+const QUEUE_SHOWN = 100;
+
+/** The endpoint's ordered queue, oldest first: the head being delivered and what waits behind it. */
+export async function getWebhookQueue(db: Knex, caller: OrganizationCaller, endpointId: string): Promise<WebhookQueueOut> {
+  const endpoint = await findEndpoint(db, caller, endpointId);
+  if (!endpoint) throw notFound();
+  const { rows, total } = await endpointQueue(db, endpoint.id, QUEUE_SHOWN);
+  return { items: rows.map(toWebhookQueuedEvent), total };
+}
+
+/**
+ * Takes the queue's head out of it, unsent, so the events behind it go on; `eventId` must still be
+ * the head (the endpoint row locked, so two skips cannot both take the same head). The endpoint's
+ * workflow is woken after commit and reads the queue again.
+ */
+export async function skipWebhookQueueHead(
+  db: Knex,
+  caller: OrganizationCaller,
+  endpointId: string,
+  eventId: string,
+): Promise<WebhookQueueOut> {
+  await db.transaction(async (trx) => {
+    const endpoint = await findEndpoint(trx, caller, endpointId, { forUpdate: true });
+    if (!endpoint) throw notFound();
+    const head = await queueHead(trx, endpoint.id);
+    if (head?.id !== eventId)
+      throw invalid(["body", "event_id"], "This event is not at the head of the queue (any more).", "value_error", eventId);
+    await skipQueuedEvent(trx, eventId);
+    wakeAfterCommit(trx, endpoint.id);
+  });
+  return getWebhookQueue(db, caller, endpointId);
 }

@@ -10,7 +10,7 @@ const api = useTestApi();
 
 const HEADER =
   "Email,Created At,Product,Net Amount,Currency,Status,Invoice number,Customer Name,Billing Name,Billing Country," +
-  "Subtotal,Discount,Tax,Total,Refunded Amount,Billing Reason,Tax ID,Billing Address Line 1,Billing Address Line 2," +
+  "Subtotal,Discount,Tax,Total,Refunded Amount,Billing Reason,Tax ID,Tax Rate,Taxability Reason,Billing Address Line 1,Billing Address Line 2," +
   "Billing Address City,Billing Address State,Billing Address Zip,ID";
 
 describe("orders export", () => {
@@ -34,6 +34,8 @@ describe("orders export", () => {
         billing_name: "Ada GmbH",
         billing_address: { country: "DE", line1: "Hauptstraße 1", line2: null, city: "Berlin", state: null, postal_code: "10115" },
         customer_tax_id: JSON.stringify(["DE136695976", "eu_vat"]),
+        tax_rate: JSON.stringify({ basis_points: 1900, display_name: "VAT 19% (Germany)", country: "DE", state: null }),
+        taxability_reason: "standard_rated",
       },
     );
     const plain = await createOrder(
@@ -52,9 +54,9 @@ describe("orders export", () => {
     expect(lines[0]).toBe(HEADER);
     expect(lines.slice(1)).toEqual([
       `ada@example.com,2030-01-01T00:00:00.000Z,Pro license,9000,usd,partially_refunded,${taxed.invoice_number},Ada,Ada GmbH,DE,` +
-        `10000,1000,1710,10710,500,purchase,DE136695976,Hauptstraße 1,,Berlin,,10115,${taxed.id}`,
+        `10000,1000,1710,10710,500,purchase,DE136695976,VAT 19% (Germany),standard_rated,Hauptstraße 1,,Berlin,,10115,${taxed.id}`,
       `ada@example.com,2030-02-01T00:00:00.000Z,"Team, yearly",2500,usd,paid,${plain.invoice_number},Ada,,,` +
-        `2500,0,0,2500,0,subscription_create,,,,,,,${plain.id}`,
+        `2500,0,0,2500,0,subscription_create,,,,,,,,,${plain.id}`,
       "",
     ]);
 

@@ -49,7 +49,8 @@ class ScriptedEndpoint {
   }
   activities: WebhookActivities = {
     nextWebhookEvent: async () => (this.queue[0] ? { eventId: this.queue[0], queued: this.queuedTimes.get(this.queue[0]) ?? 1 } : null),
-    attemptWebhookDelivery: async (eventId, attempt, opts) => this.attempt({ eventId, attempt, at: await this.env.currentTimeMs(), opts }),
+    attemptWebhookDelivery: async (event, attempt, opts) =>
+      this.attempt({ eventId: typeof event === "string" ? event : event.eventId, attempt, at: await this.env.currentTimeMs(), opts }),
     // As server/webhooks/deliverQueued: first attempts in order until one does not deliver.
     deliverQueuedWebhooks: async (_endpointId, opts): Promise<QueueRun> => {
       this.runs++;

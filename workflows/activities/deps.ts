@@ -39,7 +39,7 @@ export interface ActivityDeps {
   taxSync: Pick<typeof orderTax, "recordDueOrderTax"> & Pick<typeof refundTax, "revertDueRefundTax">;
   webhooks: Pick<
     typeof delivery,
-    "nextQueuedEvent" | "attemptDelivery" | "attemptSetAside" | "deliverQueued" | "setAsideEvent" | "settleEvent"
+    "nextQueuedEvent" | "attemptDelivery" | "attemptQueued" | "attemptSetAside" | "deliverQueued" | "setAsideEvent" | "settleEvent"
   > &
     Pick<typeof webhookRepository, "fanOut" | "leasedHeads" | "leaseIdleEndpoints">;
   /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */

@@ -40,9 +40,11 @@ export function createWebhookActivities(
      * `attempt` (1-based) is for the history and logs. `at` is the workflow's time of the attempt
      * and `disableAfterMs` the workflow's override of WEBHOOK_DISABLE_AFTER_MS (both optional).
      */
-    async attemptWebhookDelivery(eventId: string, attempt: number, opts: WorkflowAttemptOptions = {}): Promise<AttemptResult> {
+    /** One attempt of an event; of a queued event (the queue's head), only while it is queued as that queueing. */
+    async attemptWebhookDelivery(event: string | QueuedEvent, attempt: number, opts: WorkflowAttemptOptions = {}): Promise<AttemptResult> {
       void attempt;
-      return webhooks.attemptDelivery(knex, eventId, attemptOptions(opts));
+      if (typeof event === "string") return webhooks.attemptDelivery(knex, event, attemptOptions(opts));
+      return webhooks.attemptQueued(knex, event, attemptOptions(opts));
     },
     /**
      * First attempts of the endpoint's queued events while they deliver (see deliverQueued);

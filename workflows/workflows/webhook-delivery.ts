@@ -10,7 +10,6 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  sleep,
   startChild,
   workflowInfo,
 } from "@temporalio/workflow";
@@ -138,6 +137,21 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
     return next?.eventId === event.eventId && next.queued === event.queued ? { event: next, from: 1 } : null;
   }
 
+  /**
+   * Waits `ms` before the head's next attempt; false as soon as a wake-up finds it no longer at the
+   * head as that queueing (the merchant skipped or redelivered it), so that takes effect at once.
+   */
+  async function waitAtHead(event: QueuedEvent, ms: number): Promise<boolean> {
+    const until = Date.now() + ms;
+    for (let left = ms; left > 0; left = until - Date.now()) {
+      woken = false;
+      if (!(await condition(() => woken, left))) return true;
+      const next = await nextWebhookEvent(input.endpointId);
+      if (next?.eventId !== event.eventId || next.queued !== event.queued) return false;
+    }
+    return true;
+  }
+
   for (;;) {
     if (handled >= maxEvents || workflowInfo().continueAsNewSuggested) {
       return continueAsNew<typeof webhookEndpointWorkflow>(Object.assign({}, input, { handedOver }));
@@ -160,7 +174,9 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
       continue;
     }
     idleEnded = false;
-    const done = await deliver(head.event.eventId, delays, input.disableAfterMs, head.from, holdMs);
+    const done = await deliver(head.event, delays, input.disableAfterMs, head.from, holdMs, waitAtHead);
+    // Skipped or redelivered while it waited: read the queue again (this queueing is not settled).
+    if (done === "moved") continue;
     if (typeof done === "number") {
       await setAside(head.event, done);
     } else {
@@ -177,17 +193,19 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
  * due past `holdMs` after the first, before which the event is to be set aside.
  */
 async function deliver(
-  eventId: string,
+  event: QueuedEvent,
   delays: number[],
   disableAfterMs: number | undefined,
   from: number,
   holdMs: number,
-): Promise<"settle" | "stop" | number> {
+  wait: (event: QueuedEvent, ms: number) => Promise<boolean>,
+): Promise<"settle" | "stop" | "moved" | number> {
   for (const [attempt, delay] of delays.entries()) {
     if (attempt < from) continue;
     if (attempt > 0 && dueAfterFirst(delays, attempt) > holdMs) return attempt;
-    if (delay > 0) await sleep(delay);
-    const outcome = await outcomeOf(() => attemptWebhookDelivery(eventId, attempt + 1, { at: Date.now(), disableAfterMs }));
+    if (delay > 0 && !(await wait(event, delay))) return "moved";
+    const outcome = await outcomeOf(() => attemptWebhookDelivery(event, attempt + 1, { at: Date.now(), disableAfterMs }));
+    if (outcome === "requeued") return "moved";
     if (outcome === "delivered") return "settle";
     if (outcome === "gone" || outcome === "skipped" || outcome === "disabled") return "stop";
   }

@@ -1,5 +1,5 @@
 // The data provider's calls beyond CRUD for meters, events, test clocks and webhooks.
-import type { EventName, MeterQuantities, WebhookEndpoint } from "../api";
+import type { EventName, MeterQuantities, WebhookEndpoint, WebhookQueue } from "../api";
 import { call, type Query } from "./request";
 
 export const usageMethods = {
@@ -25,6 +25,16 @@ export const usageMethods = {
   },
   async replayWebhookEndpoint(id: string, body: Record<string, unknown>) {
     return { data: await call<{ replayed: number }>("POST", "/v1/webhooks/endpoints/{id}/replay", { path: { id }, body }) };
+  },
+  /** The endpoint's ordered queue: the head being delivered and the events waiting behind it. */
+  async getWebhookQueue(id: string) {
+    return { data: await call<WebhookQueue>("GET", "/v1/webhooks/endpoints/{id}/queue", { path: { id } }) };
+  },
+  /** Takes the queue's head out, unsent (refused unless `eventId` is still the head). */
+  async skipWebhookQueueHead(id: string, eventId: string) {
+    return {
+      data: await call<WebhookQueue>("POST", "/v1/webhooks/endpoints/{id}/queue/skip", { path: { id }, body: { event_id: eventId } }),
+    };
   },
   async resetWebhookSecret(id: string) {
     return { data: await call<WebhookEndpoint>("PATCH", "/v1/webhooks/endpoints/{id}/secret", { path: { id } }) };

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
 import { AppBar, Layout as RaLayout, Logout, TitlePortal, UserMenu, useGetIdentity } from "react-admin";
-import { Box, Typography } from "@mui/material";
+import { Typography } from "@mui/material";
 import { Menu } from "./Menu";
 import { OrganizationSwitcher } from "./OrganizationSwitcher";
 import { AccountMenuItem } from "./AccountMenuItem";
 import type { Identity } from "../authProvider";
 
+/** The brand, then the page's title taking the room that is left (the brand gives way on a phone). */
 function Bar() {
   const { data } = useGetIdentity();
   const person = !(data as Identity | undefined)?.viaToken;
@@ -18,11 +19,10 @@ function Bar() {
         </UserMenu>
       }
     >
-      <Typography component="span" variant="h6" sx={{ mr: 2, fontWeight: 700 }}>
+      <Typography component="span" variant="h6" sx={{ mr: 2, fontWeight: 700, display: { xs: "none", sm: "inline" } }}>
         Borealis
       </Typography>
-      <TitlePortal />
-      <Box sx={{ flex: 1 }} />
+      <TitlePortal sx={{ minWidth: 0, fontSize: { xs: "1.1rem", sm: undefined } }} />
       <OrganizationSwitcher />
     </AppBar>
   );

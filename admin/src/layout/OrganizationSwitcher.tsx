@@ -31,7 +31,9 @@ export function OrganizationSwitcher() {
         onClick={(e) => canSwitch && setAnchor(e.currentTarget)}
         sx={{
           textTransform: "none",
-          maxWidth: { xs: 140, sm: 260 },
+          maxWidth: { xs: 104, sm: 260 },
+          minWidth: 0,
+          flexShrink: 0,
           overflow: "hidden",
           whiteSpace: "nowrap",
           textOverflow: "ellipsis",

@@ -8,3 +8,4 @@ export { recordDetails } from "./recordDetails";
 export { RelatedList } from "./RelatedList";
 export { RecordCreate } from "./RecordCreate";
 export { RecordEdit } from "./RecordEdit";
+export { facts, type MobileRow } from "./mobileRow";

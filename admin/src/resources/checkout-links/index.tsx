@@ -18,9 +18,10 @@ import {
 import LinkIcon from "@mui/icons-material/Link";
 import type { CheckoutLink } from "../../api";
 import { CopyableTextField, DateTimeField } from "../../common/fields";
+import { formatDateTime } from "../../common/format";
 import { metaFilters } from "../../common/generic";
 import { MetadataInput } from "../../common/inputs";
-import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails, facts } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 
 function ProductsField() {
@@ -31,6 +32,10 @@ function ProductsField() {
 function CheckoutLinkList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (l: CheckoutLink) => l.label ?? l.products.map((p) => p.name).join(", "),
+        secondaryText: (l: CheckoutLink) => facts(l.products.map((p) => p.name).join(", "), formatDateTime(l.created_at)),
+      }}
       filters={metaFilters("checkout-links", [])}
       sort={{ field: "created_at", order: "DESC" }}
       exportFields={["id", "label", "url", "success_url", "allow_discount_codes", "created_at"]}

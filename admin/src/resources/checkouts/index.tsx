@@ -3,13 +3,19 @@ import { FunctionField, Show, SimpleShowLayout, TextField } from "react-admin";
 import ShoppingCartIcon from "@mui/icons-material/ShoppingCart";
 import type { Checkout } from "../../api";
 import { CopyableTextField, DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { formatDateTime, formatMoney, humanize } from "../../common/format";
 import { metaFilters } from "../../common/generic";
-import { ResourceList, recordDetails } from "../../common/layouts";
+import { ResourceList, recordDetails, facts } from "../../common/layouts";
 import { LinkField, ReferenceNameField } from "../../common/references";
 
 function CheckoutList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (c: Checkout) => c.customer_email ?? c.product?.name ?? c.id,
+        secondaryText: (c: Checkout) => facts(c.product?.name, humanize(c.status), formatDateTime(c.created_at)),
+        tertiaryText: (c: Checkout) => formatMoney(c.total_amount, c.currency),
+      }}
       filters={metaFilters("checkouts", ["query", "status"])}
       sort={{ field: "created_at", order: "DESC" }}
       create={false}

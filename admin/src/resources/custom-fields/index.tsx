@@ -18,12 +18,17 @@ import TextFieldsIcon from "@mui/icons-material/TextFields";
 import type { CustomField } from "../../api";
 import { DateTimeField, EnumField } from "../../common/fields";
 import { enumValues, metaFilters } from "../../common/generic";
+import { humanize } from "../../common/format";
 import { EnumInput, MetadataInput } from "../../common/inputs";
-import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails, facts } from "../../common/layouts";
 
 function CustomFieldList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (f: CustomField) => f.name,
+        secondaryText: (f: CustomField) => facts(f.slug, humanize(f.type)),
+      }}
       filters={metaFilters("custom-fields", ["query", "type"])}
       sort={{ field: "created_at", order: "DESC" }}
       exportFields={["id", "name", "slug", "type", "created_at"]}

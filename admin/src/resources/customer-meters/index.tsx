@@ -9,7 +9,7 @@ import type { CustomerMeter } from "../../api";
 import { DateTimeField } from "../../common/fields";
 import { formatMeterQuantity } from "../../common/format";
 import { metaFilters } from "../../common/generic";
-import { ResourceList, recordDetails } from "../../common/layouts";
+import { ResourceList, recordDetails, facts } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 
 /** A number of the customer meter's units, in its meter's unit (plain where the meter is not at hand: the customer state's meters). */
@@ -48,6 +48,12 @@ export function CustomerMeterColumns({ customer = true, meter = true }: { custom
 function CustomerMeterList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (m: CustomerMeter) => m.customer.email,
+        secondaryText: (m: CustomerMeter) =>
+          facts(m.meter.name, `used ${units(m.consumed_units, m)}`, `credited ${units(m.credited_units, m)}`),
+        tertiaryText: (m: CustomerMeter) => units(m.balance, m),
+      }}
       filters={metaFilters("customer-meters", [])}
       sort={{ field: "created_at", order: "DESC" }}
       create={false}

@@ -1,13 +1,21 @@
 import { FunctionField, TextField } from "react-admin";
+import type { Discount } from "../../api";
 import { DateTimeField } from "../../common/fields";
+import { formatDateTime } from "../../common/format";
 import { metaFilters } from "../../common/generic";
-import { ResourceList } from "../../common/layouts";
+import { ResourceList, facts } from "../../common/layouts";
+import { discountText } from "./discountText";
 import { Amount } from "./Amount";
 import { Redemptions } from "./Redemptions";
 
 export function DiscountList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (d: Discount) => d.name,
+        secondaryText: (d: Discount) => facts(d.code, `${d.redemptions_count} redeemed`, d.ends_at && `ends ${formatDateTime(d.ends_at)}`),
+        tertiaryText: (d: Discount) => discountText(d),
+      }}
       filters={metaFilters("discounts")}
       sort={{ field: "created_at", order: "DESC" }}
       exportFields={[

@@ -2,15 +2,22 @@
 // here, and conceded from their page; an order's page lists its own.
 import { BooleanField, Show, SimpleShowLayout, TextField } from "react-admin";
 import GavelIcon from "@mui/icons-material/Gavel";
+import type { Dispute } from "../../api";
 import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { formatDateTime, formatMoney, humanize } from "../../common/format";
 import { metaFilters } from "../../common/generic";
-import { ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { ResourceList, ShowActions, recordDetails, facts } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 import { AcceptButton } from "./AcceptButton";
 
 function DisputeList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (d: Dispute) => d.customer?.email ?? humanize(d.reason),
+        secondaryText: (d: Dispute) => facts(humanize(d.status), d.reason, `respond by ${formatDateTime(d.evidence_due_by)}`),
+        tertiaryText: (d: Dispute) => formatMoney(d.amount, d.currency),
+      }}
       filters={metaFilters("disputes", ["status"])}
       sort={{ field: "created_at", order: "DESC" }}
       create={false}

@@ -7,6 +7,7 @@ import {
   Datagrid,
   List,
   NumberField,
+  SimpleList,
   SaveButton,
   SimpleForm,
   TextField,
@@ -18,11 +19,13 @@ import {
   useRecordContext,
   useRefresh,
 } from "react-admin";
-import { Dialog, DialogContent, DialogTitle } from "@mui/material";
+import { Dialog, DialogContent, DialogTitle, useMediaQuery, type Theme } from "@mui/material";
 import EditIcon from "@mui/icons-material/Edit";
 import LabelIcon from "@mui/icons-material/Label";
 import type { EventTypeWithStats } from "../../api";
 import { DateTimeField } from "../../common/fields";
+import { formatDateTime } from "../../common/format";
+import { facts } from "../../common/layouts";
 import { CheckedTextFilter } from "../../common/filterErrors";
 import { submissionErrors } from "../../common/submit";
 
@@ -77,20 +80,34 @@ function LabelButton() {
   );
 }
 
+/** An event type as the list holds it (the data provider gives each its name as id). */
+type EventTypeRow = EventTypeWithStats & { id: string };
+
 const filters = [<CheckedTextFilter key="query" source="query" label="Name or label" alwaysOn />];
 
 export function EventTypeList() {
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down("sm"));
   return (
     <List filters={filters} filter={{ source: "user" }} sort={{ field: "last_seen", order: "DESC" }} exporter={false}>
-      <Datagrid rowClick={false} bulkActionButtons={false}>
-        <TextField source="name" />
-        <TextField source="label" />
-        <TextField source="label_property_selector" label="Label from metadata" emptyText="—" sortable={false} />
-        <NumberField source="occurrences" />
-        <DateTimeField source="first_seen" label="First seen" />
-        <DateTimeField source="last_seen" label="Last seen" />
-        <LabelButton />
-      </Datagrid>
+      {narrow ? (
+        <SimpleList<EventTypeRow>
+          rowClick={false}
+          primaryText={(t) => t.label}
+          secondaryText={(t) => facts(t.name, `last seen ${formatDateTime(t.last_seen)}`)}
+          tertiaryText={(t) => `${t.occurrences}×`}
+          rightIcon={() => <LabelButton />}
+        />
+      ) : (
+        <Datagrid rowClick={false} bulkActionButtons={false}>
+          <TextField source="name" />
+          <TextField source="label" />
+          <TextField source="label_property_selector" label="Label from metadata" emptyText="—" sortable={false} />
+          <NumberField source="occurrences" />
+          <DateTimeField source="first_seen" label="First seen" />
+          <DateTimeField source="last_seen" label="Last seen" />
+          <LabelButton />
+        </Datagrid>
+      )}
     </List>
   );
 }

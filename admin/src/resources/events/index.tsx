@@ -17,9 +17,10 @@ import { Typography } from "@mui/material";
 import TimelineIcon from "@mui/icons-material/Timeline";
 import type { Event, EventName } from "../../api";
 import { DateTimeField, EnumField } from "../../common/fields";
+import { formatDateTime, humanize } from "../../common/format";
 import { metaFilters } from "../../common/generic";
 import { CheckedTextFilter, DateTimeFilter, ShowsErrors, useServerFilterError } from "../../common/filterErrors";
-import { ResourceList, recordDetails } from "../../common/layouts";
+import { ResourceList, recordDetails, facts } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 import type { BorealisDataProvider } from "../../dataProvider";
 
@@ -92,6 +93,10 @@ function metadataText(e: Event): string {
 function EventList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (e: Event) => e.name,
+        secondaryText: (e: Event) => facts(customerText(e), humanize(e.source), formatDateTime(e.timestamp)),
+      }}
       filters={filters}
       sort={{ field: "timestamp", order: "DESC" }}
       create={false}

@@ -1,15 +1,23 @@
 // License keys granted by license-key benefits: status, usage and activation limits, expiry.
 import { DateTimeInput, Edit, NumberField, NumberInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField } from "react-admin";
 import VpnKeyIcon from "@mui/icons-material/VpnKey";
+import type { LicenseKeyRead } from "../../api";
 import { CopyableTextField, DateTimeField, EnumField } from "../../common/fields";
 import { enumValues, metaFilters } from "../../common/generic";
 import { choicesOf } from "../../common/inputs";
-import { ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { formatDateTime, humanize } from "../../common/format";
+import { ResourceList, ShowActions, recordDetails, facts } from "../../common/layouts";
 import { LinkField, ReferenceNameField } from "../../common/references";
 
 function LicenseKeyList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (k: LicenseKeyRead) => k.display_key,
+        secondaryText: (k: LicenseKeyRead) =>
+          facts(k.customer.email, humanize(k.status), k.expires_at && `expires ${formatDateTime(k.expires_at)}`),
+        tertiaryText: (k: LicenseKeyRead) => `${k.usage} used`,
+      }}
       filters={metaFilters("license-keys", [])}
       create={false}
       exportFields={["id", "display_key", "status", "customer.email", "usage", "limit_usage", "limit_activations", "expires_at"]}

@@ -1,9 +1,11 @@
 // The orders list: the server's own filters (status, dates, customer email) and the contract's others.
-import { SelectArrayInput, TextField } from "react-admin";
+import { FunctionField, SelectArrayInput, TextField } from "react-admin";
+import type { Order } from "../../api";
 import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
 import { enumValues, metaFilters } from "../../common/generic";
 import { choicesOf } from "../../common/inputs";
-import { ResourceList } from "../../common/layouts";
+import { formatDateTime, formatMoney, humanize } from "../../common/format";
+import { ResourceList, facts } from "../../common/layouts";
 import { ServerExportButton } from "../../common/ServerExportButton";
 import { CheckedTextFilter, DateTimeFilter, ShowsErrors, useServerFilterError } from "../../common/filterErrors";
 import { adminResourcesByName } from "../../../../generated/admin-resources";
@@ -42,6 +44,18 @@ const filters = [
 export function OrderList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (o: Order) => o.customer.email,
+        secondaryText: (o: Order) =>
+          facts(
+            o.product?.name,
+            humanize(o.status),
+            o.billing_address?.country,
+            o.tax_amount ? `tax ${formatMoney(o.tax_amount, o.currency)}` : null,
+            formatDateTime(o.created_at),
+          ),
+        tertiaryText: (o: Order) => formatMoney(o.total_amount, o.currency),
+      }}
       actions={<ServerExportButton path="/v1/orders/export" name="orders" />}
       filters={filters}
       sort={{ field: "created_at", order: "DESC" }}
@@ -51,10 +65,20 @@ export function OrderList() {
         "status",
         "billing_reason",
         "customer.email",
+        "customer.tax_id",
+        "billing_name",
+        "billing_address.line1",
+        "billing_address.line2",
+        "billing_address.postal_code",
+        "billing_address.city",
+        "billing_address.state",
+        "billing_address.country",
         "product.name",
         "subtotal_amount",
         "discount_amount",
         "tax_amount",
+        "tax_rate.display_name",
+        "taxability_reason",
         "total_amount",
         "refunded_amount",
         "currency",
@@ -64,6 +88,8 @@ export function OrderList() {
       <DateTimeField source="created_at" label="Date" />
       <TextField source="customer.email" label="Customer" sortBy="customer" />
       <TextField source="product.name" label="Product" sortBy="product" />
+      <FunctionField label="Country" render={(o: Order) => o.billing_address?.country ?? "—"} />
+      <MoneyField source="tax_amount" label="Tax" sortable={false} />
       <MoneyField source="total_amount" label="Total" sortBy="amount" />
       <EnumField source="status" />
       <EnumField source="billing_reason" label="Reason" />

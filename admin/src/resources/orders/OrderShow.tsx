@@ -1,6 +1,9 @@
-import { Show, SimpleShowLayout, TextField, Labeled } from "react-admin";
+import { FunctionField, Labeled, Show, SimpleShowLayout, TextField } from "react-admin";
 import { Divider, Grid, Typography } from "@mui/material";
+import type { Order } from "../../api";
+import { addressText, countryName, taxIdText } from "../../common/address";
 import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { humanize } from "../../common/format";
 import { RelatedList, ShowActions, recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 import { Amounts } from "./Amounts";
@@ -8,6 +11,12 @@ import { FinalizeButton, ReceiptButton } from "./DraftButtons";
 import { InvoiceButton } from "./InvoiceButton";
 import { Items } from "./Items";
 import { RefundButton } from "./RefundButton";
+
+/** The tax the order carries and why: "VAT 20% (France)", "Reverse charge"; "—" when none was computed. */
+function taxText(o: Order): string {
+  const reason = o.taxability_reason && o.taxability_reason !== "standard_rated" ? humanize(o.taxability_reason) : null;
+  return [o.tax_rate?.display_name, reason].filter(Boolean).join(" · ") || "—";
+}
 
 export function OrderShow() {
   return (
@@ -31,6 +40,10 @@ export function OrderShow() {
             <LinkField label="Subscription" source="subscription_id" reference="subscriptions" />
             <LinkField label="Discount" source="discount_id" reference="discounts" text="discount.name" />
             <TextField source="billing_name" label="Billing name" emptyText="—" />
+            <FunctionField label="Billing address" render={(o: Order) => addressText(o.billing_address)} />
+            <FunctionField label="Country" render={(o: Order) => countryName(o.billing_address?.country)} />
+            <FunctionField label="Tax ID" render={(o: Order) => taxIdText(o.customer.tax_id)} />
+            <FunctionField label="Tax" render={(o: Order) => taxText(o)} />
             {recordDetails({ created: "Date" })}
           </SimpleShowLayout>
         </Grid>

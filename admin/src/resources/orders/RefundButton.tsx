@@ -1,4 +1,5 @@
-// Refund all or part of an order with a reason: the server decides what can be refunded.
+// Refund all or part of an order with a reason: the server decides what can be refunded. No button
+// while a dispute holds the order's money (the server refuses such a refund: RefundDisputedPayment).
 import { submissionErrors } from "../../common/submit";
 import { useState } from "react";
 import {
@@ -13,16 +14,20 @@ import {
   useRecordContext,
   useRefresh,
   useDataProvider,
+  useGetList,
   SaveButton,
   Toolbar,
 } from "react-admin";
 import { Dialog, DialogContent, DialogTitle, Typography } from "@mui/material";
 import UndoIcon from "@mui/icons-material/Undo";
-import type { Order } from "../../api";
+import type { Dispute, Order } from "../../api";
 import { enumValues } from "../../common/generic";
 import { MoneyInput, choicesOf } from "../../common/inputs";
 import { formatMoney } from "../../common/format";
 import type { BorealisDataProvider } from "../../dataProvider";
+
+/** The dispute statuses that hold the money: awaiting a response, under review, lost. */
+const HOLDING: Dispute["status"][] = ["needs_response", "under_review", "lost"];
 
 /** Refund all or part of the order; 422s land on their field, other refusals as a notification. */
 export function RefundButton() {
@@ -31,9 +36,15 @@ export function RefundButton() {
   const notify = useNotify();
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
-  if (!order) return null;
+  const disputes = useGetList<Dispute>(
+    "disputes",
+    { filter: { order_id: order?.id }, pagination: { page: 1, perPage: 100 } },
+    { enabled: !!order?.id },
+  );
+  if (!order || !disputes.data) return null;
   const refundable = order.total_amount - order.refunded_amount;
   if (!order.paid || refundable <= 0) return null;
+  if (disputes.data.some((d) => HOLDING.includes(d.status))) return null;
   return (
     <>
       <Button label="Refund" onClick={() => setOpen(true)}>

@@ -3,8 +3,9 @@ import { FunctionField, Show, SimpleShowLayout, TextField } from "react-admin";
 import PaymentIcon from "@mui/icons-material/Payment";
 import type { Payment } from "../../api";
 import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { formatDateTime, formatMoney, humanize } from "../../common/format";
 import { metaFilters } from "../../common/generic";
-import { ResourceList, recordDetails } from "../../common/layouts";
+import { ResourceList, recordDetails, facts } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 
 const card = (p: Payment) =>
@@ -13,6 +14,11 @@ const card = (p: Payment) =>
 function PaymentList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (p: Payment) => card(p),
+        secondaryText: (p: Payment) => facts(humanize(p.status), p.decline_message, formatDateTime(p.created_at)),
+        tertiaryText: (p: Payment) => formatMoney(p.amount, p.currency),
+      }}
       filters={metaFilters("payments", ["status", "customer_email"])}
       sort={{ field: "created_at", order: "DESC" }}
       create={false}

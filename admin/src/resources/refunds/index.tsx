@@ -1,14 +1,21 @@
 // Refunds: made from an order's page; listed and filtered here.
 import { Show, SimpleShowLayout, BooleanField } from "react-admin";
 import UndoIcon from "@mui/icons-material/Undo";
+import type { Refund } from "../../api";
 import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { formatDateTime, formatMoney, humanize } from "../../common/format";
 import { metaFilters } from "../../common/generic";
-import { ResourceList, recordDetails } from "../../common/layouts";
+import { ResourceList, recordDetails, facts } from "../../common/layouts";
 import { LinkField, ReferenceNameField } from "../../common/references";
 
 function RefundList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (r: Refund) => humanize(r.reason),
+        secondaryText: (r: Refund) => facts(humanize(r.status), formatDateTime(r.created_at)),
+        tertiaryText: (r: Refund) => formatMoney(r.amount, r.currency),
+      }}
       filters={metaFilters("refunds", ["succeeded"])}
       sort={{ field: "created_at", order: "DESC" }}
       create={false}

@@ -1,13 +1,22 @@
 import { TextField, BooleanField } from "react-admin";
+import type { Subscription } from "../../api";
 import { DateTimeField, EnumField } from "../../common/fields";
+import { formatDateTime, formatMoney, humanize, perPeriod } from "../../common/format";
 import { metaFilters } from "../../common/generic";
-import { ResourceList } from "../../common/layouts";
+import { ResourceList, facts } from "../../common/layouts";
 import { ServerExportButton } from "../../common/ServerExportButton";
 import { SubscriptionAmountField } from "./SubscriptionAmountField";
 
 export function SubscriptionList() {
   return (
     <ResourceList
+      mobile={{
+        primaryText: (s: Subscription) => s.customer.email,
+        secondaryText: (s: Subscription) =>
+          facts(s.product.name, humanize(s.status), s.current_period_end ? `renews ${formatDateTime(s.current_period_end)}` : null),
+        tertiaryText: (s: Subscription) =>
+          `${formatMoney(s.amount, s.currency)} ${perPeriod(s.recurring_interval, s.recurring_interval_count)}`,
+      }}
       actions={<ServerExportButton path="/v1/subscriptions/export" name="subscriptions" />}
       filters={metaFilters("subscriptions", ["active"])}
       sort={{ field: "started_at", order: "DESC" }}

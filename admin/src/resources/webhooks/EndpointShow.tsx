@@ -3,6 +3,7 @@ import { EnumField } from "../../common/fields";
 import { ShowActions, recordDetails } from "../../common/layouts";
 import { DeliveriesInspector } from "./DeliveriesInspector";
 import { EnableButton } from "./EnableButton";
+import { QueueTab } from "./QueueTab";
 import { ResetSecretButton } from "./ResetSecretButton";
 import { StatusField } from "./StatusField";
 
@@ -19,6 +20,9 @@ export function EndpointShow() {
       <TabbedShowLayout>
         <Tab label="Deliveries">
           <DeliveriesInspector />
+        </Tab>
+        <Tab label="Queue" path="queue">
+          <QueueTab />
         </Tab>
         <Tab label="Endpoint" path="endpoint">
           <TextField source="name" label="Name" emptyText="—" />
