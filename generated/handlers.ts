@@ -73,6 +73,9 @@ export type OperationId =
   | "customer_portal:subscriptions:list"
   | "customer_portal:subscriptions:preview_update"
   | "customer_portal:subscriptions:update"
+  | "customer_portal:wallets:get"
+  | "customer_portal:wallets:list"
+  | "customer_portal:wallets:list_transactions"
   | "customers:create"
   | "customers:delete"
   | "customers:delete_external"
@@ -183,6 +186,8 @@ export type OperationId =
   | "test-clocks:delete"
   | "test-clocks:get"
   | "test-clocks:list"
+  | "wallets:credit"
+  | "wallets:list"
   | "webhooks:create_webhook_endpoint"
   | "webhooks:delete_webhook_endpoint"
   | "webhooks:get_webhook_endpoint"
@@ -685,6 +690,27 @@ export interface OperationTypes {
     body: NonNullable<Ops["customer_portal:subscriptions:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["customer_portal:subscriptions:update"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:wallets:get": {
+    params: Ops["customer_portal:wallets:get"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:wallets:get"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:wallets:list": {
+    params: {};
+    query: NonNullable<Ops["customer_portal:wallets:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:wallets:list"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:wallets:list_transactions": {
+    params: Ops["customer_portal:wallets:list_transactions"]["parameters"]["path"];
+    query: NonNullable<Ops["customer_portal:wallets:list_transactions"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:wallets:list_transactions"]["responses"][200]["content"]["application/json"];
   };
   "customers:create": {
     params: {};
@@ -1455,6 +1481,20 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["test-clocks:list"]["responses"][200]["content"]["application/json"];
+  };
+  "wallets:credit": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["wallets:credit"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["wallets:credit"]["responses"][201]["content"]["application/json"];
+  };
+  "wallets:list": {
+    params: {};
+    query: NonNullable<Ops["wallets:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["wallets:list"]["responses"][200]["content"]["application/json"];
   };
   "webhooks:create_webhook_endpoint": {
     params: {};

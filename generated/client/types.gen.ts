@@ -12439,6 +12439,129 @@ export type CustomerStateTeam = {
 };
 
 /**
+ * Wallet
+ * A wallet represents a customer's balance in your organization. Renewal orders spend it before the rest is charged.
+ */
+export type Wallet = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the customer that owns the wallet.
+     */
+    customer_id: string;
+    /**
+     * The current balance of the wallet, in cents.
+     */
+    balance: number;
+    /**
+     * The currency of the wallet.
+     */
+    currency: string;
+};
+
+/**
+ * CustomerWallet
+ * A wallet represents your balance with an organization. You can top-up your wallet and use the balance to pay for usage.
+ */
+export type CustomerWallet = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the customer that owns the wallet.
+     */
+    customer_id: string;
+    /**
+     * The current balance of the wallet, in cents.
+     */
+    balance: number;
+    /**
+     * The currency of the wallet.
+     */
+    currency: string;
+};
+
+export type CustomerWalletSortProperty = 'created_at' | '-created_at' | 'balance' | '-balance';
+
+export type ListResourceCustomerWallet = {
+    items: Array<CustomerWallet>;
+    pagination: Pagination;
+};
+
+export type ListResourceWallet = {
+    items: Array<Wallet>;
+    pagination: Pagination;
+};
+
+/**
+ * WalletCredit
+ * A credit to a customer's wallet in a currency.
+ */
+export type WalletCredit = {
+    /**
+     * The customer whose wallet is credited.
+     */
+    customer_id: string;
+    /**
+     * The amount credited, in cents.
+     */
+    amount: number;
+    currency: Currency;
+    /**
+     * Why the wallet is credited, shown in the customer's ledger.
+     */
+    description?: string | null;
+};
+
+/**
+ * WalletTransaction
+ * An entry of a wallet's ledger: a credit (positive) or what an order spent (negative).
+ */
+export type WalletTransaction = {
+    id: string;
+    created_at: string;
+    wallet_id: string;
+    kind: 'credit' | 'order';
+    /**
+     * The change of the balance, in cents.
+     */
+    amount: number;
+    /**
+     * The balance after this entry, in cents.
+     */
+    balance_after: number;
+    /**
+     * The order that spent the balance.
+     */
+    order_id: string | null;
+    description: string | null;
+};
+
+export type ListResourceWalletTransaction = {
+    items: Array<WalletTransaction>;
+    pagination: Pagination;
+};
+
+/**
  * Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened.
  */
 export type _Error = {
@@ -24077,6 +24200,290 @@ export type CustomerPortalMembersUpdateMemberResponses = {
 };
 
 export type CustomerPortalMembersUpdateMemberResponse = CustomerPortalMembersUpdateMemberResponses[keyof CustomerPortalMembersUpdateMemberResponses];
+
+export type CustomerPortalWalletsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<CustomerWalletSortProperty>;
+    };
+    url: '/v1/customer-portal/wallets/';
+};
+
+export type CustomerPortalWalletsListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalWalletsListError = CustomerPortalWalletsListErrors[keyof CustomerPortalWalletsListErrors];
+
+export type CustomerPortalWalletsListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceCustomerWallet;
+};
+
+export type CustomerPortalWalletsListResponse = CustomerPortalWalletsListResponses[keyof CustomerPortalWalletsListResponses];
+
+export type CustomerPortalWalletsGetData = {
+    body?: never;
+    path: {
+        /**
+         * The wallet ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/wallets/{id}';
+};
+
+export type CustomerPortalWalletsGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalWalletsGetError = CustomerPortalWalletsGetErrors[keyof CustomerPortalWalletsGetErrors];
+
+export type CustomerPortalWalletsGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerWallet;
+};
+
+export type CustomerPortalWalletsGetResponse = CustomerPortalWalletsGetResponses[keyof CustomerPortalWalletsGetResponses];
+
+export type CustomerPortalWalletsListTransactionsData = {
+    body?: never;
+    path: {
+        /**
+         * The wallet ID.
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/customer-portal/wallets/{id}/transactions';
+};
+
+export type CustomerPortalWalletsListTransactionsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalWalletsListTransactionsError = CustomerPortalWalletsListTransactionsErrors[keyof CustomerPortalWalletsListTransactionsErrors];
+
+export type CustomerPortalWalletsListTransactionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceWalletTransaction;
+};
+
+export type CustomerPortalWalletsListTransactionsResponse = CustomerPortalWalletsListTransactionsResponses[keyof CustomerPortalWalletsListTransactionsResponses];
+
+export type WalletsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * Filter by currency.
+         */
+        currency?: Array<Currency>;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<CustomerWalletSortProperty>;
+    };
+    url: '/v1/wallets/';
+};
+
+export type WalletsListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type WalletsListError = WalletsListErrors[keyof WalletsListErrors];
+
+export type WalletsListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceWallet;
+};
+
+export type WalletsListResponse = WalletsListResponses[keyof WalletsListResponses];
+
+export type WalletsCreditData = {
+    body: WalletCredit;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/wallets/credit';
+};
+
+export type WalletsCreditErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (no such customer)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type WalletsCreditError = WalletsCreditErrors[keyof WalletsCreditErrors];
+
+export type WalletsCreditResponses = {
+    /**
+     * Wallet credited.
+     */
+    201: Wallet;
+};
+
+export type WalletsCreditResponse = WalletsCreditResponses[keyof WalletsCreditResponses];
 
 export type WebhookBenefitGrantCreatedWebhookPayload = WebhookBenefitGrantCreatedPayload;
 
