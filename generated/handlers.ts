@@ -143,6 +143,10 @@ export type OperationId =
   | "metrics:list_dashboards"
   | "metrics:update_dashboard"
   | "oauth2:authorize"
+  | "oauth2:clients:oauth2:create_client"
+  | "oauth2:clients:oauth2:delete_client"
+  | "oauth2:clients:oauth2:get_client"
+  | "oauth2:clients:oauth2:update_client"
   | "oauth2:introspect_token"
   | "oauth2:request_token"
   | "oauth2:revoke_token"
@@ -1180,6 +1184,34 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["oauth2:authorize"]["responses"][200]["content"]["application/json"];
+  };
+  "oauth2:clients:oauth2:create_client": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["oauth2:clients:oauth2:create_client"]["requestBody"]>["content"]["application/json"];
+    status: 200 | 201;
+    result: Ops["oauth2:clients:oauth2:create_client"]["responses"][200]["content"]["application/json"];
+  };
+  "oauth2:clients:oauth2:delete_client": {
+    params: Ops["oauth2:clients:oauth2:delete_client"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "oauth2:clients:oauth2:get_client": {
+    params: Ops["oauth2:clients:oauth2:get_client"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["oauth2:clients:oauth2:get_client"]["responses"][200]["content"]["application/json"];
+  };
+  "oauth2:clients:oauth2:update_client": {
+    params: Ops["oauth2:clients:oauth2:update_client"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["oauth2:clients:oauth2:update_client"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["oauth2:clients:oauth2:update_client"]["responses"][200]["content"]["application/json"];
   };
   "oauth2:introspect_token": {
     params: {};

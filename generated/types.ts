@@ -2970,6 +2970,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth2/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Client
+         * @description Create an OAuth2 client for the signed-in user's active organization (its owner or an admin). Answers 201 as RFC 7591 has it; Polar's generated clients, which read only a 200, get 200.
+         */
+        post: operations["oauth2:clients:oauth2:create_client"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth2/register/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Client
+         * @description Get an OAuth2 client by its client ID.
+         */
+        get: operations["oauth2:clients:oauth2:get_client"];
+        /**
+         * Update Client
+         * @description Update an OAuth2 client's metadata.
+         */
+        put: operations["oauth2:clients:oauth2:update_client"];
+        post?: never;
+        /**
+         * Delete Client
+         * @description Delete an OAuth2 client: its tokens stop working.
+         */
+        delete: operations["oauth2:clients:oauth2:delete_client"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "benefit_grant.created": {
@@ -13274,6 +13322,57 @@ export interface components {
         ListResourceWalletTransaction: {
             items: components["schemas"]["WalletTransaction"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * OAuth2ClientConfiguration
+         * @description A client's metadata (RFC 7591). Only redirect_uris is needed: the rest takes the provider's defaults; other RFC 7591 fields (application_type, contacts, ...) are kept too.
+         */
+        OAuth2ClientConfiguration: {
+            redirect_uris: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+            grant_types?: ("authorization_code" | "refresh_token")[];
+            response_types?: string[];
+            scope?: string;
+            client_name?: string;
+            client_uri?: string | null;
+            logo_uri?: string | null;
+            tos_uri?: string | null;
+            policy_uri?: string | null;
+            default_sub_type?: components["schemas"]["SubType"];
+        };
+        /**
+         * OAuth2ClientConfigurationUpdate
+         * @description The metadata to change (RFC 7592): the fields given replace the client's. client_id, when given, must be the path's.
+         */
+        OAuth2ClientConfigurationUpdate: {
+            redirect_uris?: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+            grant_types?: ("authorization_code" | "refresh_token")[];
+            response_types?: string[];
+            scope?: string;
+            client_name?: string;
+            client_uri?: string | null;
+            logo_uri?: string | null;
+            tos_uri?: string | null;
+            policy_uri?: string | null;
+            default_sub_type?: components["schemas"]["SubType"];
+            client_id?: string;
+        };
+        /**
+         * OAuth2ClientRegistration
+         * @description A registered client's metadata as the provider answers it (RFC 7591 section 3.2.1): client_id, client_secret (a confidential client's), client_id_issued_at and the rest of its metadata.
+         */
+        OAuth2ClientRegistration: {
+            client_id: string;
+            client_secret?: string;
+            client_id_issued_at?: number;
+            client_secret_expires_at?: number;
+            redirect_uris?: string[];
+            client_name?: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened. */
         Error: {
@@ -29660,6 +29759,327 @@ export interface operations {
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "oauth2:clients:oauth2:create_client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuth2ClientConfiguration"];
+            };
+        };
+        responses: {
+            /** @description The registered client, to Polar's generated clients. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2ClientRegistration"];
+                };
+            };
+            /** @description The registered client, with its secret (a confidential client's). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2ClientRegistration"];
+                };
+            };
+            /** @description Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Forbidden: access_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "oauth2:clients:oauth2:get_client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2ClientRegistration"];
+                };
+            };
+            /** @description Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Forbidden: access_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "oauth2:clients:oauth2:update_client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuth2ClientConfigurationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2ClientRegistration"];
+                };
+            };
+            /** @description Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Forbidden: access_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "oauth2:clients:oauth2:delete_client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client deleted successfully. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Forbidden: access_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -12562,6 +12562,57 @@ export type ListResourceWalletTransaction = {
 };
 
 /**
+ * OAuth2ClientConfiguration
+ * A client's metadata (RFC 7591). Only redirect_uris is needed: the rest takes the provider's defaults; other RFC 7591 fields (application_type, contacts, ...) are kept too.
+ */
+export type OAuth2ClientConfiguration = {
+    redirect_uris: Array<string>;
+    token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
+    grant_types?: Array<'authorization_code' | 'refresh_token'>;
+    response_types?: Array<string>;
+    scope?: string;
+    client_name?: string;
+    client_uri?: string | null;
+    logo_uri?: string | null;
+    tos_uri?: string | null;
+    policy_uri?: string | null;
+    default_sub_type?: SubType;
+};
+
+/**
+ * OAuth2ClientConfigurationUpdate
+ * The metadata to change (RFC 7592): the fields given replace the client's. client_id, when given, must be the path's.
+ */
+export type OAuth2ClientConfigurationUpdate = {
+    redirect_uris?: Array<string>;
+    token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
+    grant_types?: Array<'authorization_code' | 'refresh_token'>;
+    response_types?: Array<string>;
+    scope?: string;
+    client_name?: string;
+    client_uri?: string | null;
+    logo_uri?: string | null;
+    tos_uri?: string | null;
+    policy_uri?: string | null;
+    default_sub_type?: SubType;
+    client_id?: string;
+};
+
+/**
+ * OAuth2ClientRegistration
+ * A registered client's metadata as the provider answers it (RFC 7591 section 3.2.1): client_id, client_secret (a confidential client's), client_id_issued_at and the rest of its metadata.
+ */
+export type OAuth2ClientRegistration = {
+    client_id: string;
+    client_secret?: string;
+    client_id_issued_at?: number;
+    client_secret_expires_at?: number;
+    redirect_uris?: Array<string>;
+    client_name?: string;
+    [key: string]: unknown | string | number | Array<string> | undefined;
+};
+
+/**
  * Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened.
  */
 export type _Error = {
@@ -24484,6 +24535,196 @@ export type WalletsCreditResponses = {
 };
 
 export type WalletsCreditResponse = WalletsCreditResponses[keyof WalletsCreditResponses];
+
+export type Oauth2ClientsOauth2CreateClientData = {
+    body: OAuth2ClientConfiguration;
+    path?: never;
+    query?: never;
+    url: '/v1/oauth2/register';
+};
+
+export type Oauth2ClientsOauth2CreateClientErrors = {
+    /**
+     * Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ClientsOauth2CreateClientError = Oauth2ClientsOauth2CreateClientErrors[keyof Oauth2ClientsOauth2CreateClientErrors];
+
+export type Oauth2ClientsOauth2CreateClientResponses = {
+    /**
+     * The registered client, to Polar's generated clients.
+     */
+    200: OAuth2ClientRegistration;
+    /**
+     * The registered client, with its secret (a confidential client's).
+     */
+    201: OAuth2ClientRegistration;
+};
+
+export type Oauth2ClientsOauth2CreateClientResponse = Oauth2ClientsOauth2CreateClientResponses[keyof Oauth2ClientsOauth2CreateClientResponses];
+
+export type Oauth2ClientsOauth2DeleteClientData = {
+    body?: never;
+    path: {
+        client_id: string;
+    };
+    query?: never;
+    url: '/v1/oauth2/register/{client_id}';
+};
+
+export type Oauth2ClientsOauth2DeleteClientErrors = {
+    /**
+     * Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ClientsOauth2DeleteClientError = Oauth2ClientsOauth2DeleteClientErrors[keyof Oauth2ClientsOauth2DeleteClientErrors];
+
+export type Oauth2ClientsOauth2DeleteClientResponses = {
+    /**
+     * Client deleted successfully.
+     */
+    204: void;
+};
+
+export type Oauth2ClientsOauth2DeleteClientResponse = Oauth2ClientsOauth2DeleteClientResponses[keyof Oauth2ClientsOauth2DeleteClientResponses];
+
+export type Oauth2ClientsOauth2GetClientData = {
+    body?: never;
+    path: {
+        client_id: string;
+    };
+    query?: never;
+    url: '/v1/oauth2/register/{client_id}';
+};
+
+export type Oauth2ClientsOauth2GetClientErrors = {
+    /**
+     * Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ClientsOauth2GetClientError = Oauth2ClientsOauth2GetClientErrors[keyof Oauth2ClientsOauth2GetClientErrors];
+
+export type Oauth2ClientsOauth2GetClientResponses = {
+    /**
+     * Successful Response
+     */
+    200: OAuth2ClientRegistration;
+};
+
+export type Oauth2ClientsOauth2GetClientResponse = Oauth2ClientsOauth2GetClientResponses[keyof Oauth2ClientsOauth2GetClientResponses];
+
+export type Oauth2ClientsOauth2UpdateClientData = {
+    body: OAuth2ClientConfigurationUpdate;
+    path: {
+        client_id: string;
+    };
+    query?: never;
+    url: '/v1/oauth2/register/{client_id}';
+};
+
+export type Oauth2ClientsOauth2UpdateClientErrors = {
+    /**
+     * Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ClientsOauth2UpdateClientError = Oauth2ClientsOauth2UpdateClientErrors[keyof Oauth2ClientsOauth2UpdateClientErrors];
+
+export type Oauth2ClientsOauth2UpdateClientResponses = {
+    /**
+     * Successful Response
+     */
+    200: OAuth2ClientRegistration;
+};
+
+export type Oauth2ClientsOauth2UpdateClientResponse = Oauth2ClientsOauth2UpdateClientResponses[keyof Oauth2ClientsOauth2UpdateClientResponses];
 
 export type WebhookBenefitGrantCreatedWebhookPayload = WebhookBenefitGrantCreatedPayload;
 
