@@ -236,6 +236,18 @@ module.exports = {
         "order's money, and a lost dispute revokes the order's subscription (subscriptions/changes.ts's " +
         "revokeInTransaction) or its benefits: disputes stand above what they read and revoke, which never import them.",
     ),
+    below(
+      "wallets-below-billing",
+      "customers",
+      "wallets",
+      "A wallet is a customer's (wallets read customers/repository.ts); customers never import wallets.",
+    ),
+    below(
+      "wallets-below-what-spends-them",
+      "wallets",
+      "orders|subscriptions|checkouts|customer-portal",
+      "Renewal orders spend a wallet's balance (subscriptions/billing.ts holds and spends it); wallets never import " + "what spends them.",
+    ),
     {
       name: "processors-are-a-port",
       severity: "error",

@@ -73,6 +73,9 @@ export type OperationId =
   | "customer_portal:subscriptions:list"
   | "customer_portal:subscriptions:preview_update"
   | "customer_portal:subscriptions:update"
+  | "customer_portal:wallets:get"
+  | "customer_portal:wallets:list"
+  | "customer_portal:wallets:list_transactions"
   | "customers:create"
   | "customers:delete"
   | "customers:delete_external"
@@ -140,6 +143,10 @@ export type OperationId =
   | "metrics:list_dashboards"
   | "metrics:update_dashboard"
   | "oauth2:authorize"
+  | "oauth2:clients:oauth2:create_client"
+  | "oauth2:clients:oauth2:delete_client"
+  | "oauth2:clients:oauth2:get_client"
+  | "oauth2:clients:oauth2:update_client"
   | "oauth2:introspect_token"
   | "oauth2:request_token"
   | "oauth2:revoke_token"
@@ -183,6 +190,8 @@ export type OperationId =
   | "test-clocks:delete"
   | "test-clocks:get"
   | "test-clocks:list"
+  | "wallets:credit"
+  | "wallets:list"
   | "webhooks:create_webhook_endpoint"
   | "webhooks:delete_webhook_endpoint"
   | "webhooks:get_webhook_endpoint"
@@ -688,6 +697,27 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:subscriptions:update"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:wallets:get": {
+    params: Ops["customer_portal:wallets:get"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:wallets:get"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:wallets:list": {
+    params: {};
+    query: NonNullable<Ops["customer_portal:wallets:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:wallets:list"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:wallets:list_transactions": {
+    params: Ops["customer_portal:wallets:list_transactions"]["parameters"]["path"];
+    query: NonNullable<Ops["customer_portal:wallets:list_transactions"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:wallets:list_transactions"]["responses"][200]["content"]["application/json"];
+  };
   "customers:create": {
     params: {};
     query: {};
@@ -1157,6 +1187,34 @@ export interface OperationTypes {
     status: 200;
     result: Ops["oauth2:authorize"]["responses"][200]["content"]["application/json"];
   };
+  "oauth2:clients:oauth2:create_client": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["oauth2:clients:oauth2:create_client"]["requestBody"]>["content"]["application/json"];
+    status: 200 | 201;
+    result: Ops["oauth2:clients:oauth2:create_client"]["responses"][200]["content"]["application/json"];
+  };
+  "oauth2:clients:oauth2:delete_client": {
+    params: Ops["oauth2:clients:oauth2:delete_client"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "oauth2:clients:oauth2:get_client": {
+    params: Ops["oauth2:clients:oauth2:get_client"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["oauth2:clients:oauth2:get_client"]["responses"][200]["content"]["application/json"];
+  };
+  "oauth2:clients:oauth2:update_client": {
+    params: Ops["oauth2:clients:oauth2:update_client"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["oauth2:clients:oauth2:update_client"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["oauth2:clients:oauth2:update_client"]["responses"][200]["content"]["application/json"];
+  };
   "oauth2:introspect_token": {
     params: {};
     query: {};
@@ -1457,6 +1515,20 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["test-clocks:list"]["responses"][200]["content"]["application/json"];
+  };
+  "wallets:credit": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["wallets:credit"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["wallets:credit"]["responses"][201]["content"]["application/json"];
+  };
+  "wallets:list": {
+    params: {};
+    query: NonNullable<Ops["wallets:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["wallets:list"]["responses"][200]["content"]["application/json"];
   };
   "webhooks:create_webhook_endpoint": {
     params: {};

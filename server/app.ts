@@ -27,7 +27,7 @@ import { UI_APPS } from "./ui-apps.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { authRoutes } from "./auth/routes.js";
-import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
+import { wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
 
 export interface AppOptions {
@@ -97,7 +97,6 @@ export function createApp({
   // Sign-in, sessions, organizations and members (better-auth); OAuth2 discovery and client registration.
   app.register(authRoutes(auth, authConfig));
   app.register(wellKnownRoutes(auth, authConfig.baseURL));
-  app.register(clientRegistrationRoutes(auth, authConfig));
   // File bytes (local storage: part uploads, signed downloads, public media).
   app.register(storageRoutes(knex));
   // Stripe webhooks, verified on the raw body; the sandbox processor's 3-D Secure challenge.

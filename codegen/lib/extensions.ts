@@ -11,6 +11,7 @@ export const EXTENSION_TAGS: readonly string[] = [
   "tax",
   "emails",
   "members",
+  "wallets",
 ];
 
 export const isExtension = (op: { tag: string }) => EXTENSION_TAGS.includes(op.tag);

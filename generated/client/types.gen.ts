@@ -12494,6 +12494,180 @@ export type CustomerStateTeam = {
 };
 
 /**
+ * Wallet
+ * A wallet represents a customer's balance in your organization. Renewal orders spend it before the rest is charged.
+ */
+export type Wallet = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the customer that owns the wallet.
+     */
+    customer_id: string;
+    /**
+     * The current balance of the wallet, in cents.
+     */
+    balance: number;
+    /**
+     * The currency of the wallet.
+     */
+    currency: string;
+};
+
+/**
+ * CustomerWallet
+ * A wallet represents your balance with an organization. You can top-up your wallet and use the balance to pay for usage.
+ */
+export type CustomerWallet = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the customer that owns the wallet.
+     */
+    customer_id: string;
+    /**
+     * The current balance of the wallet, in cents.
+     */
+    balance: number;
+    /**
+     * The currency of the wallet.
+     */
+    currency: string;
+};
+
+export type CustomerWalletSortProperty = 'created_at' | '-created_at' | 'balance' | '-balance';
+
+export type ListResourceCustomerWallet = {
+    items: Array<CustomerWallet>;
+    pagination: Pagination;
+};
+
+export type ListResourceWallet = {
+    items: Array<Wallet>;
+    pagination: Pagination;
+};
+
+/**
+ * WalletCredit
+ * A credit to a customer's wallet in a currency.
+ */
+export type WalletCredit = {
+    /**
+     * The customer whose wallet is credited.
+     */
+    customer_id: string;
+    /**
+     * The amount credited, in cents.
+     */
+    amount: number;
+    currency: Currency;
+    /**
+     * Why the wallet is credited, shown in the customer's ledger.
+     */
+    description?: string | null;
+};
+
+/**
+ * WalletTransaction
+ * An entry of a wallet's ledger: a credit (positive) or what an order spent (negative).
+ */
+export type WalletTransaction = {
+    id: string;
+    created_at: string;
+    wallet_id: string;
+    kind: 'credit' | 'order';
+    /**
+     * The change of the balance, in cents.
+     */
+    amount: number;
+    /**
+     * The balance after this entry, in cents.
+     */
+    balance_after: number;
+    /**
+     * The order that spent the balance.
+     */
+    order_id: string | null;
+    description: string | null;
+};
+
+export type ListResourceWalletTransaction = {
+    items: Array<WalletTransaction>;
+    pagination: Pagination;
+};
+
+/**
+ * OAuth2ClientConfiguration
+ * A client's metadata (RFC 7591). Only redirect_uris is needed: the rest takes the provider's defaults; other RFC 7591 fields (application_type, contacts, ...) are kept too.
+ */
+export type OAuth2ClientConfiguration = {
+    redirect_uris: Array<string>;
+    token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
+    grant_types?: Array<'authorization_code' | 'refresh_token'>;
+    response_types?: Array<string>;
+    scope?: string;
+    client_name?: string;
+    client_uri?: string | null;
+    logo_uri?: string | null;
+    tos_uri?: string | null;
+    policy_uri?: string | null;
+    default_sub_type?: SubType;
+};
+
+/**
+ * OAuth2ClientConfigurationUpdate
+ * The metadata to change (RFC 7592): the fields given replace the client's. client_id, when given, must be the path's.
+ */
+export type OAuth2ClientConfigurationUpdate = {
+    redirect_uris?: Array<string>;
+    token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
+    grant_types?: Array<'authorization_code' | 'refresh_token'>;
+    response_types?: Array<string>;
+    scope?: string;
+    client_name?: string;
+    client_uri?: string | null;
+    logo_uri?: string | null;
+    tos_uri?: string | null;
+    policy_uri?: string | null;
+    default_sub_type?: SubType;
+    client_id?: string;
+};
+
+/**
+ * OAuth2ClientRegistration
+ * A registered client's metadata as the provider answers it (RFC 7591 section 3.2.1): client_id, client_secret (a confidential client's), client_id_issued_at and the rest of its metadata.
+ */
+export type OAuth2ClientRegistration = {
+    client_id: string;
+    client_secret?: string;
+    client_id_issued_at?: number;
+    client_secret_expires_at?: number;
+    redirect_uris?: Array<string>;
+    client_name?: string;
+    [key: string]: unknown | string | number | Array<string> | undefined;
+};
+
+/**
  * Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened.
  */
 export type _Error = {
@@ -24246,6 +24420,480 @@ export type CustomerPortalMembersUpdateMemberResponses = {
 };
 
 export type CustomerPortalMembersUpdateMemberResponse = CustomerPortalMembersUpdateMemberResponses[keyof CustomerPortalMembersUpdateMemberResponses];
+
+export type CustomerPortalWalletsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<CustomerWalletSortProperty>;
+    };
+    url: '/v1/customer-portal/wallets/';
+};
+
+export type CustomerPortalWalletsListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalWalletsListError = CustomerPortalWalletsListErrors[keyof CustomerPortalWalletsListErrors];
+
+export type CustomerPortalWalletsListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceCustomerWallet;
+};
+
+export type CustomerPortalWalletsListResponse = CustomerPortalWalletsListResponses[keyof CustomerPortalWalletsListResponses];
+
+export type CustomerPortalWalletsGetData = {
+    body?: never;
+    path: {
+        /**
+         * The wallet ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/wallets/{id}';
+};
+
+export type CustomerPortalWalletsGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalWalletsGetError = CustomerPortalWalletsGetErrors[keyof CustomerPortalWalletsGetErrors];
+
+export type CustomerPortalWalletsGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerWallet;
+};
+
+export type CustomerPortalWalletsGetResponse = CustomerPortalWalletsGetResponses[keyof CustomerPortalWalletsGetResponses];
+
+export type CustomerPortalWalletsListTransactionsData = {
+    body?: never;
+    path: {
+        /**
+         * The wallet ID.
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/customer-portal/wallets/{id}/transactions';
+};
+
+export type CustomerPortalWalletsListTransactionsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session a checkout opened shows only that purchase)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalWalletsListTransactionsError = CustomerPortalWalletsListTransactionsErrors[keyof CustomerPortalWalletsListTransactionsErrors];
+
+export type CustomerPortalWalletsListTransactionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceWalletTransaction;
+};
+
+export type CustomerPortalWalletsListTransactionsResponse = CustomerPortalWalletsListTransactionsResponses[keyof CustomerPortalWalletsListTransactionsResponses];
+
+export type WalletsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * Filter by currency.
+         */
+        currency?: Array<Currency>;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<CustomerWalletSortProperty>;
+    };
+    url: '/v1/wallets/';
+};
+
+export type WalletsListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type WalletsListError = WalletsListErrors[keyof WalletsListErrors];
+
+export type WalletsListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceWallet;
+};
+
+export type WalletsListResponse = WalletsListResponses[keyof WalletsListResponses];
+
+export type WalletsCreditData = {
+    body: WalletCredit;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/wallets/credit';
+};
+
+export type WalletsCreditErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound (no such customer)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type WalletsCreditError = WalletsCreditErrors[keyof WalletsCreditErrors];
+
+export type WalletsCreditResponses = {
+    /**
+     * Wallet credited.
+     */
+    201: Wallet;
+};
+
+export type WalletsCreditResponse = WalletsCreditResponses[keyof WalletsCreditResponses];
+
+export type Oauth2ClientsOauth2CreateClientData = {
+    body: OAuth2ClientConfiguration;
+    path?: never;
+    query?: never;
+    url: '/v1/oauth2/register';
+};
+
+export type Oauth2ClientsOauth2CreateClientErrors = {
+    /**
+     * Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ClientsOauth2CreateClientError = Oauth2ClientsOauth2CreateClientErrors[keyof Oauth2ClientsOauth2CreateClientErrors];
+
+export type Oauth2ClientsOauth2CreateClientResponses = {
+    /**
+     * The registered client, to Polar's generated clients.
+     */
+    200: OAuth2ClientRegistration;
+    /**
+     * The registered client, with its secret (a confidential client's).
+     */
+    201: OAuth2ClientRegistration;
+};
+
+export type Oauth2ClientsOauth2CreateClientResponse = Oauth2ClientsOauth2CreateClientResponses[keyof Oauth2ClientsOauth2CreateClientResponses];
+
+export type Oauth2ClientsOauth2DeleteClientData = {
+    body?: never;
+    path: {
+        client_id: string;
+    };
+    query?: never;
+    url: '/v1/oauth2/register/{client_id}';
+};
+
+export type Oauth2ClientsOauth2DeleteClientErrors = {
+    /**
+     * Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ClientsOauth2DeleteClientError = Oauth2ClientsOauth2DeleteClientErrors[keyof Oauth2ClientsOauth2DeleteClientErrors];
+
+export type Oauth2ClientsOauth2DeleteClientResponses = {
+    /**
+     * Client deleted successfully.
+     */
+    204: void;
+};
+
+export type Oauth2ClientsOauth2DeleteClientResponse = Oauth2ClientsOauth2DeleteClientResponses[keyof Oauth2ClientsOauth2DeleteClientResponses];
+
+export type Oauth2ClientsOauth2GetClientData = {
+    body?: never;
+    path: {
+        client_id: string;
+    };
+    query?: never;
+    url: '/v1/oauth2/register/{client_id}';
+};
+
+export type Oauth2ClientsOauth2GetClientErrors = {
+    /**
+     * Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ClientsOauth2GetClientError = Oauth2ClientsOauth2GetClientErrors[keyof Oauth2ClientsOauth2GetClientErrors];
+
+export type Oauth2ClientsOauth2GetClientResponses = {
+    /**
+     * Successful Response
+     */
+    200: OAuth2ClientRegistration;
+};
+
+export type Oauth2ClientsOauth2GetClientResponse = Oauth2ClientsOauth2GetClientResponses[keyof Oauth2ClientsOauth2GetClientResponses];
+
+export type Oauth2ClientsOauth2UpdateClientData = {
+    body: OAuth2ClientConfigurationUpdate;
+    path: {
+        client_id: string;
+    };
+    query?: never;
+    url: '/v1/oauth2/register/{client_id}';
+};
+
+export type Oauth2ClientsOauth2UpdateClientErrors = {
+    /**
+     * Bad Request: invalid_client_metadata (RFC 7591 section 3.2.2), a body the contract does not describe included
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: invalid_token (no signed-in owner or admin of the client's organization, or no such client: RFC 7592 alike), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (declared by Polar's clients; this API answers a body it refuses as 400 invalid_client_metadata)
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ClientsOauth2UpdateClientError = Oauth2ClientsOauth2UpdateClientErrors[keyof Oauth2ClientsOauth2UpdateClientErrors];
+
+export type Oauth2ClientsOauth2UpdateClientResponses = {
+    /**
+     * Successful Response
+     */
+    200: OAuth2ClientRegistration;
+};
+
+export type Oauth2ClientsOauth2UpdateClientResponse = Oauth2ClientsOauth2UpdateClientResponses[keyof Oauth2ClientsOauth2UpdateClientResponses];
 
 export type WebhookBenefitGrantCreatedWebhookPayload = WebhookBenefitGrantCreatedPayload;
 

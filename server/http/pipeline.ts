@@ -216,6 +216,8 @@ export function installPipeline(
       // A path parameter is a whole segment: `/v1/benefits/` is the collection, not an item with an empty id.
       onRequest: (request, reply, done) => {
         if (Object.values(request.params).includes("")) return reply.callNotFound();
+        // Known before the body is read: an unreadable body is answered in the operation's error shape.
+        request.state.operationId = operationId;
         done();
       },
       // 5. The caller, under the rate limits and the portal's sections.

@@ -54,8 +54,18 @@ const CHANGED_STATUSES: Record<string, { status: number; was: number; from: Reco
   "refunds:create": { status: 201, was: 200, from: { typescript: [0, 43, 1], python: [0, 29, 0] } },
 };
 
+/**
+ * Answers whose status Polar's generated clients never read: Polar answers `status`, every official
+ * client matches only `clients` (client registration: RFC 7591's 201, a 200 in the clients).
+ */
+const CLIENT_STATUSES: Record<string, { status: number; clients: number }> = {
+  "oauth2:clients:oauth2:create_client": { status: 201, clients: 200 },
+};
+
 /** The status to answer an operation with, for the client that sent `userAgent`. */
 export function statusFor(operationId: string, status: number, userAgent: string | undefined): number {
+  const fixed = CLIENT_STATUSES[operationId];
+  if (fixed && fixed.status === status && officialClient(userAgent)) return fixed.clients;
   const changed = CHANGED_STATUSES[operationId];
   if (!changed || changed.status !== status) return status;
   const client = officialClient(userAgent);

@@ -65,6 +65,7 @@ import * as customerEmailVerifications from "./0180_customer_email_verifications
 import * as customerMembers from "./0185_customer_members.js";
 import * as customerSessionMember from "./0186_customer_session_member.js";
 import * as draftOrders from "./0190_draft_orders.js";
+import * as wallets from "./0193_wallets.js";
 import * as twoFactors from "./0200_two_factors.js";
 
 export const migrations = [
@@ -134,5 +135,6 @@ export const migrations = [
   { name: "0185_customer_members", ...customerMembers },
   { name: "0186_customer_session_member", ...customerSessionMember },
   { name: "0190_draft_orders", ...draftOrders },
+  { name: "0193_wallets", ...wallets },
   { name: "0200_two_factors", ...twoFactors },
 ];

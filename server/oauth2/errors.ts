@@ -86,11 +86,26 @@ const OAUTH2_OPERATIONS: ReadonlySet<string> = new Set([
   "oauth2:introspect_token",
 ]);
 
+/** Client registration and its management: a body refused is invalid_client_metadata (RFC 7591 section 3.2.2). */
+const CLIENT_OPERATIONS: ReadonlySet<string> = new Set([
+  "oauth2:clients:oauth2:create_client",
+  "oauth2:clients:oauth2:get_client",
+  "oauth2:clients:oauth2:update_client",
+  "oauth2:clients:oauth2:delete_client",
+]);
+
 /**
  * An error of the request pipeline (the contract's validation, authentication) on one of those
  * operations, as the OAuth2 error it is; any other error unchanged.
  */
 export function asOAuth2Error(operationId: string | undefined, err: unknown): unknown {
+  if (operationId && CLIENT_OPERATIONS.has(operationId)) {
+    const unreadable = err instanceof ApiError && err.status === 400 && !(err instanceof OAuth2Failure);
+    if (err instanceof RequestValidationError || unreadable) {
+      return new OAuth2Failure(400, "invalid_client_metadata", err instanceof ApiError ? err.detail : "The body is not client metadata.");
+    }
+    return err;
+  }
   if (!operationId || !OAUTH2_OPERATIONS.has(operationId)) return err;
   if (err instanceof RequestValidationError) {
     const grant = err.issues.some((i) => i.loc[1] === "grant_type" && i.type === "union_tag_invalid");

@@ -86,6 +86,8 @@ export interface CreateOrderForCheckoutInput {
   tax?: OrderTax | null;
   /** A draft (orders:create): no invoice number until it is finalized and paid. */
   draft?: boolean;
+  /** What the customer's wallet pays of the total, negative (a renewal's; wallets/service.ts). */
+  appliedBalanceAmount?: number;
 }
 
 /** The order as the API returns it; relations the caller already holds (in `reads`) are not read again. */
@@ -146,6 +148,7 @@ export async function insertOrder(
     subtotal_amount: input.subtotalAmount,
     discount_amount: input.discountAmount,
     tax_amount: input.taxAmount,
+    applied_balance_amount: input.appliedBalanceAmount ?? 0,
     billing_name: input.billingName,
     billing_address: input.billingAddress === null ? null : jsonb(trx, input.billingAddress),
     customer_tax_id: buyerTaxId === null ? null : jsonb(trx, buyerTaxId),

@@ -13,6 +13,8 @@ import { logger } from "../kit/logger.js";
 import { emit, emitEach, emitInternal, type OutboxEvent } from "../kit/outbox.js";
 import { insertOrder, markOrderPaid, readOrder, type OrderItemInput, type Period } from "../orders/service.js";
 import { findOrder, findOwedOrder, patchOrder, type OrderItemRow, type OrderReads, type OrderRow } from "../orders/repository.js";
+import { dueAmount } from "../orders/models.js";
+import { holdBalance, spendHeld } from "../wallets/service.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
@@ -314,6 +316,8 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
     lines.items,
     lines.discountAmount,
   );
+  // The customer's wallet pays first (locked until this transaction ends); the processor is charged the rest.
+  const hold = await holdBalance(trx, row.customer_id, row.currency, taxed.subtotal - lines.discountAmount + taxed.taxAmount);
   const created = await insertOrder(
     trx,
     {
@@ -324,6 +328,7 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
       checkoutId: null,
       subscriptionId: row.id,
       billingReason: "subscription_cycle",
+      appliedBalanceAmount: -hold.applied,
       currency: row.currency,
       subtotalAmount: taxed.subtotal,
       discountAmount: lines.discountAmount,
@@ -341,6 +346,7 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
     knownForOrder(row, row, rel),
   );
   const order = created.row;
+  await spendHeld(trx, hold, order.id);
   await closeMeteredPeriod(trx, row, customer, usage, order.id, periodStart);
   const updated = await updateSubscription(trx, row.id, {
     period_index: row.period_index + 1,
@@ -372,7 +378,7 @@ async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, no
     await clearPendingOrder(db, subscriptionId, orderId);
     return { outcome: "nothing" };
   }
-  const total = Number(order.subtotal_amount) - Number(order.discount_amount) + Number(order.tax_amount);
+  const total = dueAmount(order);
   const attempt = row.dunning_attempts + 1;
   let result: ChargeResult | null = null;
   let processorName = "sandbox";
@@ -446,7 +452,7 @@ async function settleCharge(
       if (row.pending_order_id === orderId) await updateSubscription(trx, row.id, { pending_order_id: null });
       return { outcome: "nothing" };
     }
-    const total = Number(order.subtotal_amount) - Number(order.discount_amount) + Number(order.tax_amount);
+    const total = dueAmount(order);
     if (result) {
       await recordPayment(trx, {
         organizationId: row.organization_id,

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { foldUsage } from "../../server/meters/fold.js";
+import { appendTransaction, lockOrCreate } from "../../server/wallets/repository.js";
 import { latestMail, linkIn, type Browser } from "../harness/index.js";
 import { consent, REDIRECT, type Registered } from "../oauth2/flow.js";
 import type { Step, Vars } from "./sdk-walk.js";
@@ -548,6 +549,19 @@ export function walkSteps(h: WalkHarness): Step[] {
     },
     { fn: "customerPortalCustomerMetersList", as: "anon", args: (v) => [session(v), {}], keep: { portalMeterId: "result.items.0.id" } },
     { fn: "customerPortalCustomerMetersGet", as: "anon", args: (v) => [session(v), { id: v.portalMeterId }] },
+    {
+      chore: "credit the customer's wallet (the merchant's wallets:credit)",
+      run: async (v) => {
+        await h.knex.transaction(async (trx) => {
+          const wallet = await lockOrCreate(trx, String(v.organizationId), String(v.customerId), "usd");
+          await appendTransaction(trx, wallet, { kind: "credit", amount: 1500 });
+        });
+      },
+    },
+    { fn: "customerPortalWalletsList", as: "anon", args: (v) => [session(v), {}], keep: { portalWalletId: "result.items.0.id" } },
+    { fn: "customerPortalWalletsGet", as: "anon", args: (v) => [session(v), { id: v.portalWalletId }] },
+    { fn: "customerPortalWalletsGet", as: "anon", args: (v) => [session(v), { id: randomUUID() }], fails: "ResourceNotFound" },
+    { fn: "customerPortalWalletsGet", as: "anon", args: (v) => [session(v), { id: "not-a-uuid" }], fails: "HTTPValidationError" },
     { fn: "customerPortalDownloadablesList", as: "anon", args: (v) => [session(v), {}], until: "result.items.0.file.id" },
     { fn: "customerPortalLicenseKeysList", as: "anon", args: (v) => [session(v), {}] },
     { fn: "customerPortalLicenseKeysGet", as: "anon", args: (v) => [session(v), { id: v.licenseKeyId }] },
@@ -614,6 +628,39 @@ export function walkSteps(h: WalkHarness): Step[] {
       as: "anon",
       args: (v) => [{ customerSession: v.secondSession }, { id: v.secondSubscriptionId }],
     },
+
+    // Another customer's wallet is not theirs to read.
+    {
+      fn: "customerPortalWalletsGet",
+      as: "anon",
+      args: (v) => [{ customerSession: v.secondSession }, { id: v.portalWalletId }],
+      fails: "ResourceNotFound",
+    },
+
+    // OAuth2 client registration as the signed-in user.
+    {
+      fn: "oauth2ClientsCreate",
+      as: "user",
+      args: () => [{ clientName: `Walk ${tag}`, redirectUris: [REDIRECT], scope: "openid profile email" }],
+      keep: { walkClientId: "client_id" },
+    },
+    { fn: "oauth2ClientsGet", as: "user", args: (v) => [{ clientId: v.walkClientId }] },
+    {
+      fn: "oauth2ClientsUpdate",
+      as: "user",
+      args: (v) => [
+        {
+          clientId: v.walkClientId,
+          oAuth2ClientConfigurationUpdate: {
+            clientId: v.walkClientId,
+            clientName: `Walk ${tag}, renamed`,
+            redirectUris: [REDIRECT],
+            scope: "openid profile email",
+          },
+        },
+      ],
+    },
+    { fn: "oauth2ClientsDelete", as: "user", args: (v) => [{ clientId: v.walkClientId }] },
 
     // The end of it all.
     { fn: "subscriptionsRevoke", args: (v) => [{ id: v.subscriptionId }] },

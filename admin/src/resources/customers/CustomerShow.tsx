@@ -49,6 +49,19 @@ export function CustomerShow() {
         <Tab label="Members" path="members">
           <MembersTab />
         </Tab>
+        <Tab label="Wallet" path="wallet">
+          <RelatedList
+            reference="wallets"
+            target="customer_id"
+            label={false}
+            sort={{ field: "created_at", order: "DESC" }}
+            empty="No wallet."
+          >
+            <TextField source="currency" sx={{ textTransform: "uppercase" }} />
+            <MoneyField source="balance" label="Balance" />
+            <DateTimeField source="modified_at" label="Last change" />
+          </RelatedList>
+        </Tab>
         <Tab label="Orders" path="orders">
           <RelatedList
             reference="orders"

@@ -1,0 +1,97 @@
+// OAuth2 client registration (RFC 7591) and its management (RFC 7592 style) under Polar's
+// /v1/oauth2/register paths: each call is handed to better-auth's OAuth provider as the signed-in
+// user who makes it (their session cookie or bearer token), and its refusals take RFC 6749's shape.
+import type { components } from "../../generated/types.js";
+import { retryAfterOf } from "../auth/routes.js";
+import { TooManyRequests } from "../kit/errors.js";
+import { clientLinksProblem } from "./client-links.js";
+import { OAuth2Failure, registrationFailure } from "./errors.js";
+import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
+import { isLoopbackRedirect } from "./redirects.js";
+import type { Provider } from "./service.js";
+
+type Registration = components["schemas"]["OAuth2ClientRegistration"];
+type Metadata = Record<string, unknown>;
+
+/** The fields a client's metadata may change (better-auth's update-client takes exactly these). */
+const UPDATABLE = [
+  "redirect_uris",
+  "scope",
+  "client_name",
+  "client_uri",
+  "logo_uri",
+  "contacts",
+  "tos_uri",
+  "policy_uri",
+  "software_id",
+  "software_version",
+  "software_statement",
+  "post_logout_redirect_uris",
+  "backchannel_logout_uri",
+  "backchannel_logout_session_required",
+  "application_type",
+  "grant_types",
+  "response_types",
+];
+
+/** Polar's fields the provider has no place for: the subject type its tokens default to. */
+const NOT_STORED = ["default_sub_type", "client_id"];
+
+function call(p: Provider, path: string, method: string, body?: unknown): Promise<Forwarded> {
+  return forward(p.auth, p.publicUrl, path, {
+    method,
+    headers: p.headers,
+    pass: USER_HEADERS,
+    clientIp: p.clientIp,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    contentType: "application/json",
+  });
+}
+
+/** The provider's answer, or its refusal thrown as the OAuth2 error (or rate limit) it is. */
+function answered(got: Forwarded): unknown {
+  if (got.status === 429) throw new TooManyRequests(Number(retryAfterOf(got)));
+  if (got.status >= 400 && got.status < 500) throw registrationFailure(got.status, got.json, got.headers.get("www-authenticate"));
+  if (got.status >= 500) throw new Error(`the OAuth2 provider answered ${got.status}: ${JSON.stringify(got.json)}`);
+  return got.json;
+}
+
+/**
+ * better-auth takes loopback http redirect URIs from native clients only (OpenID Connect
+ * Registration's application_type): metadata naming no type that lists one is a native client's
+ * (a developer's machine, a command-line tool). Other http URIs stay refused either way.
+ */
+function withLoopbackType(metadata: Metadata): Metadata {
+  const uris = metadata.redirect_uris;
+  if (metadata.application_type !== undefined || !Array.isArray(uris)) return metadata;
+  return uris.some((uri) => typeof uri === "string" && isLoopbackRedirect(uri))
+    ? Object.assign({}, metadata, { application_type: "native" })
+    : metadata;
+}
+
+/** The metadata to hand on: links checked (RFC 7591's refusal of a non-http(s) one), Polar's extra fields left out. */
+function checked(metadata: Metadata): Metadata {
+  const problem = clientLinksProblem(metadata);
+  if (problem) throw new OAuth2Failure(400, problem.error, problem.error_description);
+  return withLoopbackType(Object.fromEntries(Object.entries(metadata).filter(([k, v]) => !NOT_STORED.includes(k) && v !== null)));
+}
+
+export async function createClient(p: Provider, metadata: Metadata): Promise<Registration> {
+  return answered(await call(p, "/oauth2/register", "POST", checked(metadata))) as Registration;
+}
+
+export async function getClient(p: Provider, clientId: string): Promise<Registration> {
+  return answered(await call(p, `/oauth2/get-client?client_id=${encodeURIComponent(clientId)}`, "GET")) as Registration;
+}
+
+export async function updateClient(p: Provider, clientId: string, metadata: Metadata): Promise<Registration> {
+  if (typeof metadata.client_id === "string" && metadata.client_id !== clientId) {
+    throw new OAuth2Failure(400, "invalid_client_metadata", "The body's client_id is not the path's.");
+  }
+  const update = Object.fromEntries(Object.entries(checked(metadata)).filter(([k]) => UPDATABLE.includes(k)));
+  return answered(await call(p, "/oauth2/update-client", "POST", { client_id: clientId, update })) as Registration;
+}
+
+export async function deleteClient(p: Provider, clientId: string): Promise<void> {
+  answered(await call(p, "/oauth2/delete-client", "POST", { client_id: clientId }));
+}

@@ -1,0 +1,102 @@
+// OAuth2 client registration under Polar's paths through 0.49.0's oauth2.clients: a signed-in
+// owner creates, reads, updates and deletes a client (served by the contract's pipeline over the
+// OAuth provider's storage); a stranger, a missing client and bad metadata are refused.
+import { describe, expect, it } from "vitest";
+import { Polar as Polar049 } from "polar-sdk-049";
+import { HTTPClient } from "polar-sdk-049/lib/http.js";
+import { SDKError } from "polar-sdk-049/models/errors/sdkerror.js";
+import { ownerWithOrganization, rejects, useTestApi, type Browser } from "../harness/index.js";
+import { REDIRECT } from "./flow.js";
+
+const api = useTestApi();
+
+/** 0.49.0's client calling as the browser's signed-in user (its session cookie). */
+function sdkAs(browser: Browser): Polar049 {
+  return new Polar049({ serverURL: api.url, httpClient: new HTTPClient({ fetcher: (input, init) => browser.fetch(input, init) }) });
+}
+
+describe("oauth2 clients", () => {
+  it("creates, reads, updates and deletes a client through 0.49.0", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const polar = sdkAs(owner.browser);
+    const created = (await polar.oauth2.clients.create({
+      clientName: "Acme integration",
+      redirectUris: [REDIRECT],
+      clientUri: "https://acme.example",
+      scope: "openid profile email",
+    })) as { client_id: string; client_secret: string; client_name: string; redirect_uris: string[] };
+    expect(created).toMatchObject({ client_name: "Acme integration", redirect_uris: [REDIRECT] });
+    expect(created.client_id).toMatch(/^polar_ci_/);
+    expect(typeof created.client_secret).toBe("string");
+
+    expect(await polar.oauth2.clients.get({ clientId: created.client_id })).toMatchObject({
+      client_id: created.client_id,
+      client_name: "Acme integration",
+    });
+    const updated = await polar.oauth2.clients.update({
+      clientId: created.client_id,
+      oAuth2ClientConfigurationUpdate: {
+        clientId: created.client_id,
+        clientName: "Acme, renamed",
+        redirectUris: [REDIRECT, "https://acme.example/other"],
+        scope: "openid profile",
+      },
+    });
+    expect(updated).toMatchObject({ client_name: "Acme, renamed", redirect_uris: [REDIRECT, "https://acme.example/other"] });
+
+    // Another organization's owner sees no such client.
+    const stranger = sdkAs((await ownerWithOrganization(api.url, "Stranger")).browser);
+    expect((await rejects(stranger.oauth2.clients.get({ clientId: created.client_id }), SDKError)).statusCode).toBe(401);
+    expect((await rejects(stranger.oauth2.clients.delete({ clientId: created.client_id }), SDKError)).statusCode).toBe(401);
+
+    await polar.oauth2.clients.delete({ clientId: created.client_id });
+    const gone = await rejects(polar.oauth2.clients.get({ clientId: created.client_id }), SDKError);
+    expect(gone.statusCode).toBe(401);
+    expect(JSON.parse(gone.body)).toMatchObject({ error: "invalid_token" });
+  });
+
+  it("refuses the anonymous, bad metadata and a client_id that is not the path's", async () => {
+    const anonymous = new Polar049({ serverURL: api.url });
+    const refused = await rejects(
+      anonymous.oauth2.clients.create({ clientName: "x", redirectUris: [REDIRECT], scope: "openid" }),
+      SDKError,
+    );
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
+
+    const owner = await ownerWithOrganization(api.url);
+    const polar = sdkAs(owner.browser);
+    const badLink = await rejects(
+      polar.oauth2.clients.create({ clientName: "x", redirectUris: [REDIRECT], logoUri: "javascript:alert(1)", scope: "openid" }),
+      SDKError,
+    );
+    expect(badLink.statusCode).toBe(400);
+    expect(JSON.parse(badLink.body)).toMatchObject({ error: "invalid_client_metadata" });
+    const noUris = await owner.browser.fetch(`${api.url}/v1/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "x" }),
+    });
+    expect(noUris.status).toBe(400);
+    expect(await noUris.json()).toMatchObject({ error: "invalid_client_metadata" });
+
+    const created = (await polar.oauth2.clients.create({ clientName: "Mine", redirectUris: [REDIRECT], scope: "openid" })) as {
+      client_id: string;
+    };
+    const mismatch = await rejects(
+      polar.oauth2.clients.update({
+        clientId: created.client_id,
+        oAuth2ClientConfigurationUpdate: { clientId: "polar_ci_other", clientName: "Mine", redirectUris: [REDIRECT], scope: "openid" },
+      }),
+      SDKError,
+    );
+    expect(mismatch.statusCode).toBe(400);
+    // A caller that is not one of Polar's generated clients gets RFC 7591's 201.
+    const raw = await owner.browser.fetch(`${api.url}/v1/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "Raw", redirect_uris: [REDIRECT] }),
+    });
+    expect(raw.status).toBe(201);
+  });
+});
