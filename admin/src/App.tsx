@@ -16,6 +16,7 @@ import { Members } from "./settings/Members";
 import { AccessTokens } from "./settings/AccessTokens";
 import { TaxReport } from "./tax/TaxReport";
 import { Dashboards } from "./dashboard/Dashboards";
+import { MetricsPage } from "./dashboard/MetricsPage";
 import { ResetPasswordPage } from "./authProvider/ResetPasswordPage";
 import { AcceptInvitationPage } from "./authProvider/AcceptInvitationPage";
 import { theme } from "./theme";
@@ -116,6 +117,14 @@ export function App() {
             element={
               <Authenticated>
                 <AccessTokens />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/metrics"
+            element={
+              <Authenticated>
+                <MetricsPage />
               </Authenticated>
             }
           />

@@ -19,6 +19,7 @@ import { itemPath, listPage, listQuery, MAX_LIMIT, pickBody, resourceOf, sorting
 import { organizationMethods } from "./organization";
 import { salesMethods } from "./sales";
 import { usageMethods } from "./usage";
+import { metricsMethods } from "./metrics";
 
 async function getOne<T extends RaRecord>(r: AdminResource, id: Identifier): Promise<T> {
   if (r.getOperation) return call<T>("GET", itemPath(r), { path: { id: String(id) } });
@@ -140,5 +141,5 @@ const crud: DataProvider = {
 };
 
 /** CRUD plus the contract's other calls; screens take it as useDataProvider<BorealisDataProvider>(). */
-export const dataProvider = { ...crud, ...salesMethods, ...usageMethods, ...organizationMethods };
+export const dataProvider = { ...crud, ...salesMethods, ...usageMethods, ...organizationMethods, ...metricsMethods };
 export type BorealisDataProvider = typeof dataProvider;
