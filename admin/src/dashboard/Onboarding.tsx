@@ -43,12 +43,13 @@ function steps(state: OnboardingState): Step[] {
       detail: "Hear of orders and subscriptions at a webhook endpoint, or call the API with an access token.",
       action: { label: "Add a webhook endpoint", to: "/webhooks-endpoints/create" },
       extra: (
-        <Box
-          component="pre"
-          aria-label="SDK snippet"
-          sx={{ m: 0, mt: 1, p: 1, bgcolor: "grey.100", borderRadius: 1, fontSize: 12, overflowX: "auto", whiteSpace: "pre" }}
-        >
-          {`import { Polar } from "@polar-sh/sdk";\nconst polar = new Polar({\n  accessToken: process.env.POLAR_ACCESS_TOKEN,\n  serverURL: "${window.location.origin}",\n});`}
+        <Box component="figure" aria-label="SDK snippet" sx={{ m: 0, mt: 1 }}>
+          <Box
+            component="pre"
+            sx={{ m: 0, p: 1, bgcolor: "grey.100", borderRadius: 1, fontSize: 12, overflowX: "auto", whiteSpace: "pre" }}
+          >
+            {`import { Polar } from "@polar-sh/sdk";\nconst polar = new Polar({\n  accessToken: process.env.POLAR_ACCESS_TOKEN,\n  serverURL: "${window.location.origin}",\n});`}
+          </Box>
         </Box>
       ),
     },
