@@ -115,8 +115,9 @@ describe("merchant console: Home and metrics", { timeout: 300_000 }, () => {
     await signIn(stack, page, token);
     // an access token acts as the organization, and one is in use: the checklist shows the rest
     await page.getByRole("region", { name: "Get started" }).getByText("2 of 4 steps done").waitFor();
-    await page.getByLabel("From", { exact: true }).fill("2025-03-01");
-    await page.getByLabel("To", { exact: true }).fill("2025-03-31");
+    // the range lives in the URL: a shared link opens the same view
+    await page.goto(`${stack.url}/dashboard/?from=2025-03-01&to=2025-03-31`);
+    expect(await page.getByLabel("From", { exact: true }).inputValue()).toBe("2025-03-01");
     await page.getByRole("heading", { name: /^Mar 1, 2025 – Mar 31, 2025$/ }).waitFor();
     await page.getByRole("combobox", { name: "Interval" }).click();
     await page.getByRole("option", { name: "Weekly" }).click();

@@ -46,6 +46,7 @@ function steps(state: OnboardingState): Step[] {
         <Box component="figure" aria-label="SDK snippet" sx={{ m: 0, mt: 1 }}>
           <Box
             component="pre"
+            tabIndex={0}
             sx={{ m: 0, p: 1, bgcolor: "grey.100", borderRadius: 1, fontSize: 12, overflowX: "auto", whiteSpace: "pre" }}
           >
             {`import { Polar } from "@polar-sh/sdk";\nconst polar = new Polar({\n  accessToken: process.env.POLAR_ACCESS_TOKEN,\n  serverURL: "${window.location.origin}",\n});`}
