@@ -10203,6 +10203,15 @@ export interface components {
             checkouts?: number;
             succeeded_checkouts?: number;
             checkouts_conversion?: number;
+            canceled_subscriptions?: number;
+            canceled_subscriptions_customer_service?: number;
+            canceled_subscriptions_low_quality?: number;
+            canceled_subscriptions_missing_features?: number;
+            canceled_subscriptions_switched_service?: number;
+            canceled_subscriptions_too_complex?: number;
+            canceled_subscriptions_too_expensive?: number;
+            canceled_subscriptions_unused?: number;
+            canceled_subscriptions_other?: number;
         };
         /** @enum {string} */
         MetricType: "scalar" | "currency" | "percentage";
@@ -10230,6 +10239,15 @@ export interface components {
             checkouts?: components["schemas"]["Metric"];
             succeeded_checkouts?: components["schemas"]["Metric"];
             checkouts_conversion?: components["schemas"]["Metric"];
+            canceled_subscriptions?: components["schemas"]["Metric"];
+            canceled_subscriptions_customer_service?: components["schemas"]["Metric"];
+            canceled_subscriptions_low_quality?: components["schemas"]["Metric"];
+            canceled_subscriptions_missing_features?: components["schemas"]["Metric"];
+            canceled_subscriptions_switched_service?: components["schemas"]["Metric"];
+            canceled_subscriptions_too_complex?: components["schemas"]["Metric"];
+            canceled_subscriptions_too_expensive?: components["schemas"]["Metric"];
+            canceled_subscriptions_unused?: components["schemas"]["Metric"];
+            canceled_subscriptions_other?: components["schemas"]["Metric"];
         };
         /** @description Date interval limit to get metrics for a given interval. */
         MetricsIntervalLimit: {
@@ -10286,6 +10304,15 @@ export interface components {
             checkouts?: number;
             succeeded_checkouts?: number;
             checkouts_conversion?: number;
+            canceled_subscriptions?: number;
+            canceled_subscriptions_customer_service?: number;
+            canceled_subscriptions_low_quality?: number;
+            canceled_subscriptions_missing_features?: number;
+            canceled_subscriptions_switched_service?: number;
+            canceled_subscriptions_too_complex?: number;
+            canceled_subscriptions_too_expensive?: number;
+            canceled_subscriptions_unused?: number;
+            canceled_subscriptions_other?: number;
         };
         MissingInvoiceBillingDetails: {
             /**
@@ -13521,7 +13548,7 @@ export interface components {
          * @description A metric's key.
          * @enum {string}
          */
-        MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
+        MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion" | "canceled_subscriptions" | "canceled_subscriptions_customer_service" | "canceled_subscriptions_low_quality" | "canceled_subscriptions_missing_features" | "canceled_subscriptions_switched_service" | "canceled_subscriptions_too_complex" | "canceled_subscriptions_too_expensive" | "canceled_subscriptions_unused" | "canceled_subscriptions_other";
         /**
          * @description Who computes the tax of checkouts and orders (a Borealis extension).
          *

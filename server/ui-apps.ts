@@ -3,11 +3,19 @@
 // its own that it is built from.
 import type { UiApp } from "./kit/ui-apps.js";
 import { setting } from "./config.js";
-import { getProcessor } from "./processors/index.js";
+import { getProcessor, processorIsLive } from "./processors/index.js";
 
 export const UI_APPS: readonly UiApp[] = [
   // The merchant console (react-admin): every path under /dashboard/ is one of its routes.
-  { name: "admin", dir: "admin", base: "/dashboard/", routes: [], sources: ["generated", "shared"] },
+  // Its config: the payment processor, and whether it takes real payments (Home's "go live" step).
+  {
+    name: "admin",
+    dir: "admin",
+    base: "/dashboard/",
+    routes: [],
+    sources: ["generated", "shared"],
+    config: () => ({ processor: getProcessor().name, live: getProcessor().name === "stripe" && processorIsLive() }),
+  },
   // The hosted checkout (every checkout's `url`) and the customer portal.
   {
     name: "portal",

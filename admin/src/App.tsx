@@ -14,6 +14,7 @@ import { Members } from "./settings/Members";
 import { AccessTokens } from "./settings/AccessTokens";
 import { TaxReport } from "./tax/TaxReport";
 import { Dashboards } from "./dashboard/Dashboards";
+import { MetricsPage } from "./dashboard/MetricsPage";
 import { ResetPasswordPage } from "./authProvider/ResetPasswordPage";
 import { AcceptInvitationPage } from "./authProvider/AcceptInvitationPage";
 import { AccountPage } from "./account/AccountPage";
@@ -131,6 +132,14 @@ export function App() {
             element={
               <Authenticated>
                 <CreateOrganization another />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/metrics"
+            element={
+              <Authenticated>
+                <MetricsPage />
               </Authenticated>
             }
           />

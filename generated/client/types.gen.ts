@@ -8487,6 +8487,15 @@ export type MetricPeriod = {
     checkouts?: number | number;
     succeeded_checkouts?: number | number;
     checkouts_conversion?: number | number;
+    canceled_subscriptions?: number | number;
+    canceled_subscriptions_customer_service?: number | number;
+    canceled_subscriptions_low_quality?: number | number;
+    canceled_subscriptions_missing_features?: number | number;
+    canceled_subscriptions_switched_service?: number | number;
+    canceled_subscriptions_too_complex?: number | number;
+    canceled_subscriptions_too_expensive?: number | number;
+    canceled_subscriptions_unused?: number | number;
+    canceled_subscriptions_other?: number | number;
 };
 
 export type MetricType = 'scalar' | 'currency' | 'percentage';
@@ -8517,6 +8526,15 @@ export type Metrics = {
     checkouts?: Metric;
     succeeded_checkouts?: Metric;
     checkouts_conversion?: Metric;
+    canceled_subscriptions?: Metric;
+    canceled_subscriptions_customer_service?: Metric;
+    canceled_subscriptions_low_quality?: Metric;
+    canceled_subscriptions_missing_features?: Metric;
+    canceled_subscriptions_switched_service?: Metric;
+    canceled_subscriptions_too_complex?: Metric;
+    canceled_subscriptions_too_expensive?: Metric;
+    canceled_subscriptions_unused?: Metric;
+    canceled_subscriptions_other?: Metric;
 };
 
 /**
@@ -8593,6 +8611,15 @@ export type MetricsTotals = {
     checkouts?: number | number;
     succeeded_checkouts?: number | number;
     checkouts_conversion?: number | number;
+    canceled_subscriptions?: number | number;
+    canceled_subscriptions_customer_service?: number | number;
+    canceled_subscriptions_low_quality?: number | number;
+    canceled_subscriptions_missing_features?: number | number;
+    canceled_subscriptions_switched_service?: number | number;
+    canceled_subscriptions_too_complex?: number | number;
+    canceled_subscriptions_too_expensive?: number | number;
+    canceled_subscriptions_unused?: number | number;
+    canceled_subscriptions_other?: number | number;
 };
 
 export type MissingInvoiceBillingDetails = {
@@ -12749,7 +12776,7 @@ export type TaxabilityReason = 'standard_rated' | 'reverse_charge' | 'not_collec
 /**
  * A metric's key.
  */
-export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
+export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion' | 'canceled_subscriptions' | 'canceled_subscriptions_customer_service' | 'canceled_subscriptions_low_quality' | 'canceled_subscriptions_missing_features' | 'canceled_subscriptions_switched_service' | 'canceled_subscriptions_too_complex' | 'canceled_subscriptions_too_expensive' | 'canceled_subscriptions_unused' | 'canceled_subscriptions_other';
 
 /**
  * Who computes the tax of checkouts and orders (a Borealis extension).

@@ -1,4 +1,4 @@
-// The 22 metrics: what each is, how it reads (scalar, currency in minor units, percentage as a
+// The 31 metrics: what each is, how it reads (scalar, currency in minor units, percentage as a
 // fraction) and how its total over the periods is made. docs/USAGE.md ("Metrics") defines each.
 import type { components } from "../../generated/types.js";
 
@@ -21,8 +21,32 @@ export interface MetricDefinition {
   source: Source;
 }
 
-/** orders' orderBuckets, subscriptions' subscriptionDeltas, checkouts' checkoutBuckets. */
-export type Source = "orders" | "subscriptions" | "checkouts";
+/** orders' orderBuckets, subscriptions' subscriptionDeltas and cancellationBuckets, checkouts' checkoutBuckets. */
+export type Source = "orders" | "subscriptions" | "cancellations" | "checkouts";
+
+/** The reasons a customer gives for canceling (the contract's CustomerCancellationReason), each a metric of its own. */
+export const CANCELLATION_REASONS = [
+  "customer_service",
+  "low_quality",
+  "missing_features",
+  "switched_service",
+  "too_complex",
+  "too_expensive",
+  "unused",
+  "other",
+] as const satisfies readonly Schemas["CustomerCancellationReason"][];
+export type CancellationReasonSlug = (typeof CANCELLATION_REASONS)[number];
+
+const REASON_NAMES: Record<CancellationReasonSlug, string> = {
+  customer_service: "Customer Service",
+  low_quality: "Low Quality",
+  missing_features: "Missing Features",
+  switched_service: "Switched Service",
+  too_complex: "Too Complex",
+  too_expensive: "Too Expensive",
+  unused: "Unused",
+  other: "Other",
+};
 
 export const METRICS: readonly MetricDefinition[] = [
   { slug: "orders", display_name: "Orders", type: "scalar", total: "sum", source: "orders" },
@@ -89,6 +113,14 @@ export const METRICS: readonly MetricDefinition[] = [
   { slug: "checkouts", display_name: "Checkouts", type: "scalar", total: "sum", source: "checkouts" },
   { slug: "succeeded_checkouts", display_name: "Succeeded Checkouts", type: "scalar", total: "sum", source: "checkouts" },
   { slug: "checkouts_conversion", display_name: "Checkouts Conversion Rate", type: "percentage", total: "conversion", source: "checkouts" },
+  { slug: "canceled_subscriptions", display_name: "Canceled Subscriptions", type: "scalar", total: "sum", source: "cancellations" },
+  ...CANCELLATION_REASONS.map((reason): MetricDefinition => ({
+    slug: `canceled_subscriptions_${reason}` as const,
+    display_name: `Canceled Subscriptions - ${REASON_NAMES[reason]}`,
+    type: "scalar",
+    total: "sum",
+    source: "cancellations",
+  })),
 ];
 
 /** The first day metrics can be asked for, and the shortest and longest range (in days) per interval (Polar's). */

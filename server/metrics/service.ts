@@ -1,5 +1,5 @@
-// Metrics: the contract's 22 series per hour, day, week, month or year in the caller's time zone,
-// from orders and refunds, subscriptions and checkouts, narrowed by product, billing type and
+// Metrics: the contract's 31 series per hour, day, week, month or year in the caller's time zone,
+// from orders and refunds, subscriptions (and their cancellations, by reason) and checkouts, narrowed by product, billing type and
 // customer. Each source is one grouped statement (./repository.ts); stocks (active subscriptions,
 // MRR, cumulative revenue) are running sums of per-bucket changes, so cost grows with the records,
 // not records × buckets. Definitions: docs/USAGE.md ("Metrics").
@@ -10,11 +10,20 @@ import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkTimeZone, type TimeUnit } from "../kit/timezones.js";
-import { MAX_DAYS, METRICS, MIN_DATE, MIN_DAYS, type MetricDefinition, type MetricSlug, type Source } from "./definitions.js";
+import {
+  CANCELLATION_REASONS,
+  MAX_DAYS,
+  METRICS,
+  MIN_DATE,
+  MIN_DAYS,
+  type MetricDefinition,
+  type MetricSlug,
+  type Source,
+} from "./definitions.js";
 import { checkoutBuckets } from "../checkouts/repository.js";
 import type { BucketRow, Filters, Report } from "../kit/report.js";
 import { orderBuckets } from "../orders/repository.js";
-import { subscriptionDeltas } from "../subscriptions/repository.js";
+import { cancellationBuckets, subscriptionDeltas } from "../subscriptions/repository.js";
 import { reportPeriods } from "./repository.js";
 
 export type MetricsQuery = OpQuery<"metrics:get">;
@@ -47,7 +56,7 @@ function checkDate(value: string, loc: (string | number)[]): number {
   return t;
 }
 
-/** A value for each of the 22 metrics (METRICS lists every key of the contract's Metrics). */
+/** A value for each of the 31 metrics (METRICS lists every key of the contract's Metrics). */
 function perMetric<T>(f: (m: MetricDefinition) => T): Record<MetricSlug, T> {
   const out: Partial<Record<MetricSlug, T>> = {};
   for (const m of METRICS) out[m.slug] = f(m);
@@ -106,15 +115,17 @@ export async function getMetrics(db: Knex, caller: OrganizationCaller, query: Me
   const needs = new Set(METRICS.filter((m) => asked.has(m.slug)).map((m) => m.source));
   const run = (source: Source, rows: (db: Knex, report: Report) => Promise<BucketRow[]>) =>
     impossible || !needs.has(source) ? [] : rows(db, report);
-  const [orderRows, deltaRows, checkoutRows] = await Promise.all([
+  const [orderRows, deltaRows, cancellationRows, checkoutRows] = await Promise.all([
     run("orders", orderBuckets),
     run("subscriptions", subscriptionDeltas),
+    run("cancellations", (d, rep) => cancellationBuckets(d, rep, CANCELLATION_REASONS)),
     run("checkouts", checkoutBuckets),
   ]);
   const key = (d: Date | null) => (d === null ? null : new Date(d).getTime());
   const byBucket = (rows: BucketRow[]) => new Map(rows.map((r) => [key(r.bucket as Date | null), r]));
   const orderBy = byBucket(orderRows);
   const checkoutBy = byBucket(checkoutRows);
+  const cancellationBy = byBucket(cancellationRows);
   const before = orderBy.get(null);
   const num = (r: BucketRow | undefined, k: string) => Number(r?.[k] ?? 0);
   let cumulative = num(before, "revenue");
@@ -124,6 +135,7 @@ export async function getMetrics(db: Knex, caller: OrganizationCaller, query: Me
     const b = key(s.bucket)!;
     const o = orderBy.get(b);
     const c = checkoutBy.get(b);
+    const x = cancellationBy.get(b);
     cumulative += num(o, "revenue");
     netCumulative += num(o, "net_revenue");
     // Stocks: every change at or before this bucket.
@@ -165,6 +177,15 @@ export async function getMetrics(db: Knex, caller: OrganizationCaller, query: Me
       checkouts: checkoutsCount,
       succeeded_checkouts: num(c, "succeeded_checkouts"),
       checkouts_conversion: checkoutsCount ? num(c, "succeeded_checkouts") / checkoutsCount : 0,
+      canceled_subscriptions: num(x, "canceled"),
+      canceled_subscriptions_customer_service: num(x, "reason_customer_service"),
+      canceled_subscriptions_low_quality: num(x, "reason_low_quality"),
+      canceled_subscriptions_missing_features: num(x, "reason_missing_features"),
+      canceled_subscriptions_switched_service: num(x, "reason_switched_service"),
+      canceled_subscriptions_too_complex: num(x, "reason_too_complex"),
+      canceled_subscriptions_too_expensive: num(x, "reason_too_expensive"),
+      canceled_subscriptions_unused: num(x, "reason_unused"),
+      canceled_subscriptions_other: num(x, "reason_other"),
     };
     return { timestamp: new Date(s.timestamp).toISOString(), values };
   });

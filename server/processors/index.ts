@@ -15,6 +15,11 @@ export function getProcessor(): PaymentProcessor {
   return current;
 }
 
+/** Whether payments are real: Stripe with a live secret (or restricted) key, not its test mode or the sandbox. */
+export function processorIsLive(): boolean {
+  return /^(sk|rk)_live_/.test(setting("STRIPE_SECRET_KEY") ?? "");
+}
+
 export function setProcessor(processor: PaymentProcessor | null): void {
   current = processor;
 }

@@ -476,6 +476,31 @@ export async function subscriptionDeltas(db: Knex, r: Report): Promise<BucketRow
     .groupBy("bucket");
 }
 
+/**
+ * Per bucket of `canceled_at` in the range: the subscriptions canceled (at period end or at once)
+ * and, per reason the customer gave, how many of them gave it (`reason_<reason>`).
+ */
+export async function cancellationBuckets(db: Knex, r: Report, reasons: readonly string[]): Promise<BucketRow[]> {
+  const trunc = truncIn(r.unit, r.timeZone);
+  const q = db("subscriptions as s")
+    .join("products as p", "p.id", "s.product_id")
+    .where("s.organization_id", r.organizationId)
+    .whereNotNull("s.canceled_at")
+    .where("s.canceled_at", ">=", r.rangeStart)
+    .where("s.canceled_at", "<", r.rangeEnd)
+    .select(
+      db.raw(`${trunc("s.canceled_at")} as bucket`),
+      db.raw("count(*)::float8 as canceled"),
+      ...reasons.map((reason) =>
+        db.raw(`count(*) filter (where s.customer_cancellation_reason = ?)::float8 as ??`, [reason, `reason_${reason}`]),
+      ),
+    )
+    .groupByRaw("1");
+  applyFilters(q, "s", r.filters);
+  if (r.filters.billingTypes.length === 1 && r.filters.billingTypes[0] === "one_time") q.whereRaw("false");
+  return q;
+}
+
 /** The rows of a keyset-paged statement (`?` for the last id of the page before, twice, then the limit). */
 async function pageAfter<T>(db: Knex, sql: string, afterId: string | null, limit: number): Promise<T[]> {
   const { rows } = await db.raw<{ rows: T[] }>(sql, [afterId, afterId, limit]);

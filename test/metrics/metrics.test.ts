@@ -337,8 +337,20 @@ describe("metrics", () => {
     expect(some.periods[1]).toMatchObject({ revenue: 2000, checkoutsConversion: 1 });
     expect(some.totals).toEqual({ revenue: 2000, checkoutsConversion: 1 });
     expect(Object.keys(some.metrics).sort()).toEqual(["checkoutsConversion", "revenue"]);
-    // Without the parameter, all 22.
-    expect(Object.keys(all.totals).sort()).toEqual([...SLUGS].sort());
+    // Without the parameter, all 31: the 22 and the nine cancellation series.
+    const CANCELED = [
+      "CustomerService",
+      "LowQuality",
+      "MissingFeatures",
+      "SwitchedService",
+      "TooComplex",
+      "TooExpensive",
+      "Unused",
+      "Other",
+    ];
+    expect(Object.keys(all.totals).sort()).toEqual(
+      [...SLUGS, "canceledSubscriptions", ...CANCELED.map((r) => `canceledSubscriptions${r}`)].sort(),
+    );
     const err = await rejects(api.client049(token).metrics.get({ ...range, metrics: ["no_such_metric"] }), HTTPValidationError049);
     expect(err.detail?.[0].loc).toEqual(["query", "metrics", 0]);
   });

@@ -1,13 +1,20 @@
-// Home: revenue, orders, active subscriptions, MRR and checkouts over the last 30 days, as charts
-// over GET /v1/metrics/. When the request fails, an alert shows the error's message.
+// Home: a new organization's checklist (for owners and admins), then revenue, orders, active
+// subscriptions, MRR and checkouts, and cancellations by reason, over a range, interval and
+// products chosen above them (the last 30 days by day by default), from GET /v1/metrics/. When the
+// request fails, an alert shows the error's message.
 import { useEffect, useState } from "react";
+import { Link, useLocation } from "react-router-dom";
 import { Title, useDataProvider, useGetIdentity, useGetList } from "react-admin";
-import { Alert, Box, Typography } from "@mui/material";
+import { Alert, Box, Button, Typography } from "@mui/material";
 import type { MetricsResponse } from "../api";
 import type { BorealisDataProvider } from "../dataProvider";
 import { MetricChart } from "./MetricChart";
 import { CreateOrganization } from "../settings/CreateOrganization";
 import type { Identity } from "../authProvider";
+import { Onboarding } from "./Onboarding";
+import { MetricsFiltersBar } from "./MetricsFiltersBar";
+import { CancellationReasons } from "./CancellationReasons";
+import { periodLabel, rangeLabel, useMetricsFilters } from "./useMetricsFilters";
 
 const CHARTS: {
   slug: "revenue" | "orders" | "active_subscriptions" | "monthly_recurring_revenue" | "checkouts";
@@ -20,8 +27,6 @@ const CHARTS: {
   { slug: "monthly_recurring_revenue", title: "Monthly recurring revenue", money: true },
   { slug: "checkouts", title: "Checkouts", money: false },
 ];
-
-const day = (d: Date) => d.toISOString().slice(0, 10);
 
 type State = { kind: "loading" } | { kind: "ready"; data: MetricsResponse } | { kind: "failed"; message: string };
 
@@ -37,39 +42,59 @@ export function Home() {
   const me = data as Identity | undefined;
   if (!me) return null;
   if (!me.organization) return <CreateOrganization />;
-  return <Charts />;
+  const manager = me.role === "owner" || me.role === "admin";
+  return <Charts onboarding={manager ? <Onboarding organizationId={me.organization.id} /> : null} />;
 }
 
-function Charts() {
+/** The alert naming why the metrics failed, when they did. */
+export function MetricsError({ state }: { state: State }) {
+  return state.kind === "failed" ? (
+    <Alert severity="error" sx={{ mb: 2 }} data-testid="metrics-error">
+      The metrics could not be loaded: {state.message}
+    </Alert>
+  ) : null;
+}
+
+/** The metrics of `query` (null: no request), as a loading, ready or failed state. */
+export function useMetrics(query: Record<string, unknown> | null): State {
   const [state, setState] = useState<State>({ kind: "loading" });
-  const currency = useCurrency();
   const dataProvider = useDataProvider<BorealisDataProvider>();
+  const key = JSON.stringify(query);
   useEffect(() => {
-    const end = new Date();
-    const start = new Date(end.getTime() - 29 * 86_400_000);
-    dataProvider
-      .getMetrics({
-        start_date: day(start),
-        end_date: day(end),
-        interval: "day",
-        timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
-      })
-      .then(
-        ({ data }) => setState({ kind: "ready", data }),
-        (err: Error) => setState({ kind: "failed", message: err.message }),
-      );
-  }, [dataProvider]);
+    if (!query) return;
+    let live = true;
+    setState({ kind: "loading" });
+    dataProvider.getMetrics(query).then(
+      ({ data }) => live && setState({ kind: "ready", data }),
+      (err: Error) => live && setState({ kind: "failed", message: err.message }),
+    );
+    return () => {
+      live = false;
+    };
+    // the query's value (key), not its identity, decides a new request
+  }, [dataProvider, key]);
+  return state;
+}
+
+function Charts({ onboarding }: { onboarding: React.ReactNode }) {
+  const filters = useMetricsFilters();
+  const state = useMetrics(filters.query);
+  const currency = useCurrency();
+  const { search } = useLocation();
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       <Title title="Home" />
-      <Typography component="h1" variant="h5" gutterBottom>
-        Last 30 days
-      </Typography>
-      {state.kind === "failed" ? (
-        <Alert severity="error" sx={{ mb: 2 }} data-testid="metrics-error">
-          The metrics could not be loaded: {state.message}
-        </Alert>
-      ) : null}
+      {onboarding}
+      <Box sx={{ display: "flex", flexWrap: "wrap", justifyContent: "space-between", alignItems: "baseline", gap: 1 }}>
+        <Typography component="h1" variant="h5" gutterBottom>
+          {filters.isDefault ? "Last 30 days" : rangeLabel(filters.start, filters.end)}
+        </Typography>
+        <Button component={Link} to={`/metrics${search}`} size="small">
+          All metrics
+        </Button>
+      </Box>
+      <MetricsFiltersBar filters={filters} />
+      <MetricsError state={state} />
       <Box
         data-testid={state.kind === "ready" ? "metrics-ready" : undefined}
         sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "1fr 1fr", lg: "1fr 1fr 1fr" }, gap: 2 }}
@@ -83,12 +108,13 @@ function Charts() {
             total={state.kind === "ready" ? Number(state.data.totals[c.slug] ?? 0) : null}
             periods={
               state.kind === "ready"
-                ? state.data.periods.map((p) => ({ date: p.timestamp.slice(5, 10), value: Number(p[c.slug] ?? 0) }))
+                ? state.data.periods.map((p) => ({ date: periodLabel(p.timestamp, filters.interval), value: Number(p[c.slug] ?? 0) }))
                 : []
             }
             loading={state.kind === "loading"}
           />
         ))}
+        <CancellationReasons totals={state.kind === "ready" ? state.data.totals : null} />
       </Box>
     </Box>
   );

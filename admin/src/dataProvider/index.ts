@@ -20,6 +20,7 @@ import { organizationMethods } from "./organization";
 import { salesMethods } from "./sales";
 import { usageMethods } from "./usage";
 import { withProductBenefits } from "./products";
+import { metricsMethods } from "./metrics";
 
 async function getOne<T extends RaRecord>(r: AdminResource, id: Identifier): Promise<T> {
   if (r.getOperation) return call<T>("GET", itemPath(r), { path: { id: String(id) } });
@@ -141,5 +142,11 @@ const crud: DataProvider = {
 };
 
 /** CRUD plus the contract's other calls; screens take it as useDataProvider<BorealisDataProvider>(). */
-export const dataProvider = { ...withProductBenefits(crud), ...salesMethods, ...usageMethods, ...organizationMethods };
+export const dataProvider = {
+  ...withProductBenefits(crud),
+  ...salesMethods,
+  ...usageMethods,
+  ...organizationMethods,
+  ...metricsMethods,
+};
 export type BorealisDataProvider = typeof dataProvider;

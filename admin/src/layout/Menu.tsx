@@ -11,6 +11,7 @@ import KeyIcon from "@mui/icons-material/Key";
 import ReceiptLongIcon from "@mui/icons-material/ReceiptLong";
 import EmailIcon from "@mui/icons-material/Email";
 import InsightsIcon from "@mui/icons-material/Insights";
+import ShowChartIcon from "@mui/icons-material/ShowChart";
 
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   const [open] = useSidebarState();
@@ -33,6 +34,7 @@ export function Menu() {
     <Box component="nav" aria-label="Console" sx={{ pb: 2 }}>
       <Section>
         <RaMenu.Item to="/" primaryText="Home" leftIcon={<DashboardIcon />} />
+        <RaMenu.Item to="/metrics" primaryText="Metrics" leftIcon={<ShowChartIcon />} />
         <RaMenu.Item to="/metric-dashboards" primaryText="Dashboards" leftIcon={<InsightsIcon />} />
       </Section>
       <Section title="Catalogue">
