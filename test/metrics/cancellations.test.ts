@@ -91,7 +91,9 @@ describe("metrics: canceled subscriptions by reason", () => {
     expect(narrowed.totals).toEqual({ canceledSubscriptions: 2, canceledSubscriptionsTooExpensive: 2 });
     const byCustomer = await polar.metrics.get(Object.assign({ customerId: [alice.id], metrics: ["canceled_subscriptions"] }, range));
     expect(byCustomer.totals).toEqual({ canceledSubscriptions: 2 });
-    const oneTime = await polar.metrics.get(Object.assign({ billingType: ["one_time" as const], metrics: ["canceled_subscriptions"] }, range));
+    const oneTime = await polar.metrics.get(
+      Object.assign({ billingType: ["one_time" as const], metrics: ["canceled_subscriptions"] }, range),
+    );
     expect(oneTime.totals).toEqual({ canceledSubscriptions: 0 });
   });
 
