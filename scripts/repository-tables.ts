@@ -43,6 +43,7 @@ export const OWNERS: Record<string, string> = {
   ...own("test-clocks", "test_clocks"),
   ...own("webhooks", "webhook_endpoints webhook_events webhook_deliveries organization_notifications"),
   ...own("members", "customer_members"),
+  ...own("seats", "customer_seats"),
 };
 
 function own(folder: string, ...tables: string[]): Record<string, string> {

@@ -32,6 +32,7 @@ import { eventHandlers } from "./events/handlers.js";
 import { customerMeterHandlers } from "./customer-meters/handlers.js";
 import { metricHandlers } from "./metrics/handlers.js";
 import { memberHandlers } from "./members/handlers.js";
+import { seatHandlers } from "./seats/handlers.js";
 
 // One map of every operation's handler. Merged with Object.assign, not one spread after another:
 // V8 11 (Node 20) builds a new hidden class for an object spread followed by more properties; `merged`
@@ -74,4 +75,5 @@ export const handlers: Handlers<OperationId> = merged(
   metricHandlers,
   disputeHandlers,
   memberHandlers,
+  seatHandlers,
 );

@@ -10,6 +10,7 @@ export const EXTENSION_TAGS: readonly string[] = [
   "tax",
   "emails",
   "members",
+  "customer-seats",
 ];
 
 export const isExtension = (op: { tag: string }) => EXTENSION_TAGS.includes(op.tag);

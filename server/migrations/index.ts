@@ -65,6 +65,7 @@ import * as customerEmailVerifications from "./0180_customer_email_verifications
 import * as customerMembers from "./0185_customer_members.js";
 import * as customerSessionMember from "./0186_customer_session_member.js";
 import * as draftOrders from "./0190_draft_orders.js";
+import * as customerSeats from "./0195_customer_seats.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -133,4 +134,5 @@ export const migrations = [
   { name: "0185_customer_members", ...customerMembers },
   { name: "0186_customer_session_member", ...customerSessionMember },
   { name: "0190_draft_orders", ...draftOrders },
+  { name: "0195_customer_seats", ...customerSeats },
 ];
