@@ -13191,10 +13191,7 @@ export interface components {
              * @description Order ID for one-time purchases. Required if subscription_id is not provided.
              */
             order_id?: string | null;
-            /**
-             * Format: email
-             * @description Email of the customer to assign the seat to
-             */
+            /** @description Email of the customer to assign the seat to */
             email?: string | null;
             /** @description External customer ID for the seat assignment */
             external_customer_id?: string | null;
@@ -13241,10 +13238,7 @@ export interface components {
              * @description Order ID for one-time purchases. Required if subscription_id is not provided.
              */
             order_id?: string | null;
-            /**
-             * Format: email
-             * @description Email of the customer to assign the seat to
-             */
+            /** @description Email of the customer to assign the seat to */
             email?: string | null;
             /** @description External customer ID for the seat assignment */
             external_customer_id?: string | null;

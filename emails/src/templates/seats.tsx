@@ -4,7 +4,7 @@ import { Action, P, Title } from "../layout.js";
 import type { Template } from "../template.js";
 
 export const seatInvitation: Template<"seat_invitation"> = {
-  subject: (props, brand) => `You're invited to ${props.product_name} by ${brand.name}`,
+  subject: (props, brand) => `A seat of ${props.product_name} from ${brand.name} is yours to claim`,
   preview: (props) => `${props.inviter} gave you a seat of ${props.product_name}.`,
   reason: (props) => `You receive this email because ${props.inviter} assigned you a seat of ${props.product_name}.`,
   Content: ({ props, brand }) => (
