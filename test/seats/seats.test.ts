@@ -112,7 +112,7 @@ describe("customer seats", () => {
     expect(grant.benefit_id).toBe(s.benefitId);
     expect(await jobsOf(grant.id)).toEqual(["grant"]);
     // The session is the holder's portal session.
-    const portal = api.client049();
+    const portal = api.client049("");
     const me = await portal.customerPortal.customers.get({ customerSession: claimed.customerSessionToken });
     expect(me.id).toBe(holder.id);
     const mine = await portal.customerPortal.seats.listClaimedSubscriptions({ customerSession: claimed.customerSessionToken }, {});
@@ -223,7 +223,7 @@ describe("customer seats", () => {
   it("lets the buyer's portal session manage the seats, not a plain member's nor another customer's", async () => {
     const s = await seatShop(2);
     const owner = await createCustomerSessionToken(api.knex, s.teamId);
-    const portal = api.client049().customerPortal.seats;
+    const portal = api.client049("").customerPortal.seats;
     const seat = await portal.assignSeat({ customerSession: owner }, { subscriptionId: s.subscriptionId, email: "gus@example.com" });
     expect(seat).toMatchObject({ status: "pending", email: "gus@example.com" });
     const list = await portal.listSeats({ customerSession: owner }, { subscriptionId: s.subscriptionId });
