@@ -27,6 +27,12 @@ export type OperationId =
   | "custom-fields:get"
   | "custom-fields:list"
   | "custom-fields:update"
+  | "customer-seats:assign_seat"
+  | "customer-seats:claim_seat"
+  | "customer-seats:get_claim_info"
+  | "customer-seats:list_seats"
+  | "customer-seats:resend_invitation"
+  | "customer-seats:revoke_seat"
   | "customer-sessions:create"
   | "customer_meters:get"
   | "customer_meters:list"
@@ -68,6 +74,11 @@ export type OperationId =
   | "customer_portal:orders:receipt"
   | "customer_portal:orders:update"
   | "customer_portal:organizations:get"
+  | "customer_portal:seats:assign_seat"
+  | "customer_portal:seats:list_claimed_subscriptions"
+  | "customer_portal:seats:list_seats"
+  | "customer_portal:seats:resend_invitation"
+  | "customer_portal:seats:revoke_seat"
   | "customer_portal:subscriptions:cancel"
   | "customer_portal:subscriptions:get"
   | "customer_portal:subscriptions:list"
@@ -375,6 +386,48 @@ export interface OperationTypes {
     status: 200;
     result: Ops["custom-fields:update"]["responses"][200]["content"]["application/json"];
   };
+  "customer-seats:assign_seat": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer-seats:assign_seat"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customer-seats:assign_seat"]["responses"][200]["content"]["application/json"];
+  };
+  "customer-seats:claim_seat": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer-seats:claim_seat"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customer-seats:claim_seat"]["responses"][200]["content"]["application/json"];
+  };
+  "customer-seats:get_claim_info": {
+    params: Ops["customer-seats:get_claim_info"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer-seats:get_claim_info"]["responses"][200]["content"]["application/json"];
+  };
+  "customer-seats:list_seats": {
+    params: {};
+    query: NonNullable<Ops["customer-seats:list_seats"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer-seats:list_seats"]["responses"][200]["content"]["application/json"];
+  };
+  "customer-seats:resend_invitation": {
+    params: Ops["customer-seats:resend_invitation"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer-seats:resend_invitation"]["responses"][200]["content"]["application/json"];
+  };
+  "customer-seats:revoke_seat": {
+    params: Ops["customer-seats:revoke_seat"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer-seats:revoke_seat"]["responses"][200]["content"]["application/json"];
+  };
   "customer-sessions:create": {
     params: {};
     query: {};
@@ -661,6 +714,41 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["customer_portal:organizations:get"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:seats:assign_seat": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:seats:assign_seat"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customer_portal:seats:assign_seat"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:seats:list_claimed_subscriptions": {
+    params: {};
+    query: NonNullable<Ops["customer_portal:seats:list_claimed_subscriptions"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:seats:list_claimed_subscriptions"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:seats:list_seats": {
+    params: {};
+    query: NonNullable<Ops["customer_portal:seats:list_seats"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:seats:list_seats"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:seats:resend_invitation": {
+    params: Ops["customer_portal:seats:resend_invitation"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:seats:resend_invitation"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:seats:revoke_seat": {
+    params: Ops["customer_portal:seats:revoke_seat"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:seats:revoke_seat"]["responses"][200]["content"]["application/json"];
   };
   "customer_portal:subscriptions:cancel": {
     params: Ops["customer_portal:subscriptions:cancel"]["parameters"]["path"];

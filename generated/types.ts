@@ -3063,6 +3063,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Seats
+         * @description The seats of a subscription or an order, with how many are left.
+         */
+        get: operations["customer-seats:list_seats"];
+        put?: never;
+        /**
+         * Assign Seat
+         * @description Assign a seat of a subscription (or order) to a customer by email, customer or member; an invitation goes out by email unless `immediate_claim`.
+         */
+        post: operations["customer-seats:assign_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-seats/{seat_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Seat
+         * @description Revoke a seat: the holder's benefits of it are revoked and the seat is free again.
+         */
+        delete: operations["customer-seats:revoke_seat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-seats/{seat_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend Invitation
+         * @description Send a pending seat's invitation email again.
+         */
+        post: operations["customer-seats:resend_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-seats/claim/{invitation_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Claim Info
+         * @description What an invitation token offers: the product, the organization and the invitee's email.
+         */
+        get: operations["customer-seats:get_claim_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-seats/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim Seat
+         * @description Claim a seat with its invitation token: the seat's holder gets the product's benefits and a portal session.
+         */
+        post: operations["customer-seats:claim_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Seats
+         * @description The seats of one of the team's subscriptions or orders (its owner and billing managers).
+         */
+        get: operations["customer_portal:seats:list_seats"];
+        put?: never;
+        /**
+         * Assign Seat
+         * @description Assign a seat of one of the team's subscriptions or orders; an invitation goes out by email.
+         */
+        post: operations["customer_portal:seats:assign_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/seats/{seat_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Seat
+         * @description Revoke one of the team's seats.
+         */
+        delete: operations["customer_portal:seats:revoke_seat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/seats/{seat_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend Invitation
+         * @description Send a pending seat's invitation email again.
+         */
+        post: operations["customer_portal:seats:resend_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/seats/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Claimed Subscriptions
+         * @description The subscriptions whose seats the customer holds (claimed).
+         */
+        get: operations["customer_portal:seats:list_claimed_subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "benefit_grant.created": {
@@ -3796,6 +3984,75 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "customer_seat.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer_seat.assigned
+         * @description Sent when a seat is assigned.
+         *
+         *
+         *     **Discord & Slack support:** Basic
+         */
+        post: operations["webhook:customer_seat.assigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer_seat.claimed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer_seat.claimed
+         * @description Sent when a seat is claimed.
+         *
+         *
+         *     **Discord & Slack support:** Basic
+         */
+        post: operations["webhook:customer_seat.claimed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer_seat.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer_seat.revoked
+         * @description Sent when a seat is revoked.
+         *
+         *
+         *     **Discord & Slack support:** Basic
+         */
+        post: operations["webhook:customer_seat.revoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3903,7 +4160,7 @@ export interface components {
          * @description A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
          * @enum {string}
          */
-        AuthorizeScope: "openid" | "profile" | "email" | "user:read" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
+        AuthorizeScope: "openid" | "profile" | "email" | "user:read" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
         AuthorizeUser: {
             id: string;
             email: string;
@@ -3913,7 +4170,7 @@ export interface components {
          * @description A scope an organization access token can hold (every scope but the user and web ones).
          * @enum {string}
          */
-        AvailableScope: "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write";
+        AvailableScope: "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write";
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCreate: components["schemas"]["BenefitCustomCreate"] | components["schemas"]["BenefitDiscordCreate"] | components["schemas"]["BenefitDownloadablesCreate"] | components["schemas"]["BenefitGitHubRepositoryCreate"] | components["schemas"]["BenefitLicenseKeysCreate"] | components["schemas"]["BenefitMeterCreditCreate"];
         /** @description A benefit of type `custom`.
@@ -9052,7 +9309,7 @@ export interface components {
          * @description What an email is. Customer emails are switched on or off per organization (`customer_email_settings`); the `notification_*` ones and `webhook_endpoint_disabled` go to the organization's owners and admins.
          * @enum {string}
          */
-        EmailKind: "order_confirmation" | "subscription_confirmation" | "subscription_cycled" | "subscription_renewal_reminder" | "subscription_payment_failed" | "subscription_past_due" | "subscription_cancellation" | "subscription_uncanceled" | "subscription_revoked" | "subscription_updated" | "benefit_granted" | "order_refunded" | "payment_method_expiration_reminder" | "notification_new_sale" | "notification_new_subscription" | "notification_subscription_cancellation" | "notification_refund" | "webhook_endpoint_disabled";
+        EmailKind: "order_confirmation" | "subscription_confirmation" | "subscription_cycled" | "subscription_renewal_reminder" | "subscription_payment_failed" | "subscription_past_due" | "subscription_cancellation" | "subscription_uncanceled" | "subscription_revoked" | "subscription_updated" | "benefit_granted" | "order_refunded" | "payment_method_expiration_reminder" | "notification_new_sale" | "notification_new_subscription" | "notification_subscription_cancellation" | "notification_refund" | "webhook_endpoint_disabled" | "seat_invitation";
         /** @description An email rendered with sample data. */
         EmailPreview: {
             subject: string;
@@ -11128,6 +11385,11 @@ export interface components {
              * @default false
              */
             member_model_enabled: boolean;
+            /**
+             * @description If this organization has seat-based pricing enabled (its subscriptions' seats are assigned, claimed and revoked)
+             * @default false
+             */
+            seat_based_pricing_enabled: boolean;
         };
         OrganizationNotificationSettings: {
             new_order: boolean;
@@ -11925,7 +12187,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        Scope: "openid" | "profile" | "email" | "user:read" | "web:read" | "web:write" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
+        Scope: "openid" | "profile" | "email" | "user:read" | "web:read" | "web:write" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
         /**
          * @description `created` (a new organization), `active`, or `denied` (it takes no payment). The statuses only Polar's onboarding review sets are not held: the 0.x clients' `onboarding_started` and `under_review`, the 1.x clients' `review`, `snoozed`, `blocked`, `offboarding` and `offboarded`.
          * @enum {string}
@@ -12789,7 +13051,7 @@ export interface components {
             api_version: components["schemas"]["ApiVersion"];
         };
         /** @enum {string} */
-        WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated" | "member.created" | "member.updated" | "member.deleted";
+        WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated" | "member.created" | "member.updated" | "member.deleted" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked";
         /** @description Which failed events to queue again (a Borealis extension). */
         WebhookReplayFailed: {
             /** @description Only events of these types (every type when absent). */
@@ -13113,6 +13375,225 @@ export interface components {
             /** @description The email address of the member (not of an individual customer's owner, which follows the customer's). */
             email?: string | null;
             role?: components["schemas"]["MemberRole"] | null;
+        };
+        /** @description A seat of a seat-based subscription or order, and who holds it. */
+        CustomerSeat: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /**
+             * Format: uuid
+             * @description The seat ID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The subscription ID (for recurring seats)
+             */
+            subscription_id: string | null;
+            /**
+             * Format: uuid
+             * @description The order ID (for one-time purchase seats)
+             */
+            order_id: string | null;
+            status: components["schemas"]["SeatStatus"];
+            /**
+             * Format: uuid
+             * @description The customer ID of the seat's holder.
+             */
+            customer_id: string | null;
+            /**
+             * Format: uuid
+             * @description The member ID of the seat occupant (a member of the buying team, made on claim).
+             */
+            member_id: string | null;
+            /** @description The member associated with this seat */
+            member: components["schemas"]["Member"] | null;
+            /** @description Email of the seat member */
+            email: string | null;
+            /** @description The assigned customer email */
+            customer_email: string | null;
+            /**
+             * Format: date-time
+             * @description When the invitation token expires
+             */
+            invitation_token_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the seat was claimed
+             */
+            claimed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the seat was revoked
+             */
+            revoked_at: string | null;
+            /** @description Additional metadata for the seat */
+            seat_metadata: {
+                [key: string]: unknown;
+            } | null;
+        };
+        CustomerSeatAssign: {
+            /**
+             * Format: uuid
+             * @description Subscription ID. Required if neither order_id nor checkout_id is provided.
+             */
+            subscription_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Order ID for one-time purchases. Required if subscription_id is not provided.
+             */
+            order_id?: string | null;
+            /** @description Email of the customer to assign the seat to */
+            email?: string | null;
+            /** @description External customer ID for the seat assignment */
+            external_customer_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Customer ID for the seat assignment
+             */
+            customer_id?: string | null;
+            /** @description External member ID for the seat assignment (a member of the team). */
+            external_member_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Member ID for the seat assignment (a member of the team).
+             */
+            member_id?: string | null;
+            /** @description Additional metadata for the seat (max 10 keys, 1KB total) */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Not offered in the portal; only `false` is accepted.
+             * @default false
+             */
+            immediate_claim: boolean;
+            /**
+             * Format: uuid
+             * @description Checkout ID. Resolves to the subscription or order produced by the checkout.
+             */
+            checkout_id?: string | null;
+        };
+        CustomerSeatClaimResponse: {
+            seat: components["schemas"]["CustomerSeat"];
+            /** @description Session token for immediate customer portal access */
+            customer_session_token: string;
+        };
+        SeatAssign: {
+            /**
+             * Format: uuid
+             * @description Subscription ID. Required if order_id is not provided.
+             */
+            subscription_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Order ID for one-time purchases. Required if subscription_id is not provided.
+             */
+            order_id?: string | null;
+            /** @description Email of the customer to assign the seat to */
+            email?: string | null;
+            /** @description External customer ID for the seat assignment */
+            external_customer_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Customer ID for the seat assignment
+             */
+            customer_id?: string | null;
+            /** @description External member ID for the seat assignment (a member of the buying team). */
+            external_member_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Member ID for the seat assignment (a member of the buying team).
+             */
+            member_id?: string | null;
+            /** @description Additional metadata for the seat (max 10 keys, 1KB total) */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description If true, the seat will be immediately claimed without sending an invitation email. API-only feature.
+             * @default false
+             */
+            immediate_claim: boolean;
+        };
+        SeatClaim: {
+            /** @description Invitation token to claim the seat */
+            invitation_token: string;
+        };
+        SeatClaimInfo: {
+            /** @description Name of the product */
+            product_name: string;
+            /**
+             * Format: uuid
+             * @description ID of the product
+             */
+            product_id: string;
+            /** @description Name of the organization */
+            organization_name: string;
+            /** @description Slug of the organization */
+            organization_slug: string;
+            /** @description Email of the customer assigned to this seat */
+            customer_email: string;
+            /** @description Whether the seat can be claimed */
+            can_claim: boolean;
+        };
+        SeatError: {
+            /** @enum {string} */
+            error: "SeatNotAvailable" | "SeatAlreadyAssigned" | "SeatNotPending" | "InvalidSeatAssignmentRequest" | "InvalidInvitationToken" | "MemberEmailMismatch";
+            detail: string;
+        };
+        SeatForbidden: {
+            /** @enum {string} */
+            error: "NotPermitted" | "FeatureNotEnabled";
+            detail: string;
+        };
+        /** @enum {string} */
+        SeatStatus: "pending" | "claimed" | "revoked";
+        SeatsList: {
+            /** @description List of seats */
+            seats: components["schemas"]["CustomerSeat"][];
+            /** @description Number of available seats */
+            available_seats: number;
+            /** @description Total number of seats for the subscription */
+            total_seats: number;
+        };
+        /** @description Sent when a seat is assigned to a customer (its invitation goes out).
+         *
+         *     **Discord & Slack support:** Basic */
+        WebhookCustomerSeatAssignedPayload: {
+            /** @constant */
+            type: "customer_seat.assigned";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["CustomerSeat"];
+        };
+        /** @description Sent when a seat is claimed by its holder.
+         *
+         *     **Discord & Slack support:** Basic */
+        WebhookCustomerSeatClaimedPayload: {
+            /** @constant */
+            type: "customer_seat.claimed";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["CustomerSeat"];
+        };
+        /** @description Sent when a seat is revoked.
+         *
+         *     **Discord & Slack support:** Basic */
+        WebhookCustomerSeatRevokedPayload: {
+            /** @constant */
+            type: "customer_seat.revoked";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["CustomerSeat"];
         };
         /** @description A member of the customer's team as seen in the customer portal. */
         CustomerPortalMember: {
@@ -30392,6 +30873,935 @@ export interface operations {
             };
         };
     };
+    "customer-seats:list_seats": {
+        parameters: {
+            query?: {
+                /** @description Subscription ID */
+                subscription_id?: string | null;
+                /** @description Order ID */
+                order_id?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatsList"];
+                };
+            };
+            /** @description Bad Request: SeatError (neither subscription_id nor order_id) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatError"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) or FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Subscription or order not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer-seats:assign_seat": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatAssign"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Bad Request: SeatError (no seat available, the holder already has one, or not exactly one target) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatError"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) or FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Subscription, order, customer or member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer-seats:revoke_seat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seat ID. */
+                seat_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) or FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Seat not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer-seats:resend_invitation": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The seat ID. */
+                seat_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Bad Request: SeatError (the seat is not pending) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatError"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) or FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Seat not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer-seats:get_claim_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation token. */
+                invitation_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatClaimInfo"];
+                };
+            };
+            /** @description Bad Request: SeatError (invalid or expired invitation token) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatError"];
+                };
+            };
+            /** @description Forbidden: FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Invalid or expired invitation token) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer-seats:claim_seat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatClaim"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeatClaimResponse"];
+                };
+            };
+            /** @description Bad Request: SeatError (invalid, expired or already claimed token) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatError"];
+                };
+            };
+            /** @description Forbidden: FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:seats:list_seats": {
+        parameters: {
+            query?: {
+                /** @description Subscription ID */
+                subscription_id?: string | null;
+                /** @description Order ID */
+                order_id?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatsList"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the session may not manage the team's seats) or FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Subscription or order not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:seats:assign_seat": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSeatAssign"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Bad Request: SeatError (no seat available, the holder already has one, or not exactly one target) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatError"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the session may not manage the team's seats) or FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Subscription, order, customer or member not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:seats:revoke_seat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seat ID. */
+                seat_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the session may not manage the team's seats) or FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Seat not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:seats:resend_invitation": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The seat ID. */
+                seat_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Bad Request: SeatError (the seat is not pending) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatError"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the session may not manage the team's seats) or FeatureNotEnabled (seat-based pricing is off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound (Seat not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:seats:list_claimed_subscriptions": {
+        parameters: {
+            query?: {
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomerSubscription"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "webhook:benefit_grant.created": {
         parameters: {
             query?: never;
@@ -31250,6 +32660,93 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookMemberDeletedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:customer_seat.assigned": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id. */
+                "webhook-id": string;
+                /** @description Unix seconds; receivers reject messages outside a 300 s tolerance. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, keyed with the UTF-8 bytes of the endpoint secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCustomerSeatAssignedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:customer_seat.claimed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id. */
+                "webhook-id": string;
+                /** @description Unix seconds; receivers reject messages outside a 300 s tolerance. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, keyed with the UTF-8 bytes of the endpoint secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCustomerSeatClaimedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook:customer_seat.revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks message id. */
+                "webhook-id": string;
+                /** @description Unix seconds; receivers reject messages outside a 300 s tolerance. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, keyed with the UTF-8 bytes of the endpoint secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCustomerSeatRevokedPayload"];
             };
         };
         responses: {

@@ -44,6 +44,7 @@ export const OWNERS: Record<string, string> = {
   ...own("webhooks", "webhook_endpoints webhook_events webhook_deliveries organization_notifications"),
   ...own("members", "customer_members"),
   ...own("wallets", "wallets wallet_transactions"),
+  ...own("seats", "customer_seats"),
 };
 
 function own(folder: string, ...tables: string[]): Record<string, string> {

@@ -33,6 +33,7 @@ import { customerMeterHandlers } from "./customer-meters/handlers.js";
 import { metricHandlers } from "./metrics/handlers.js";
 import { memberHandlers } from "./members/handlers.js";
 import { walletHandlers } from "./wallets/handlers.js";
+import { seatHandlers } from "./seats/handlers.js";
 
 // One map of every operation's handler. Merged with Object.assign, not one spread after another:
 // V8 11 (Node 20) builds a new hidden class for an object spread followed by more properties; `merged`
@@ -76,4 +77,5 @@ export const handlers: Handlers<OperationId> = merged(
   disputeHandlers,
   memberHandlers,
   walletHandlers,
+  seatHandlers,
 );

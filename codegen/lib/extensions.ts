@@ -12,6 +12,7 @@ export const EXTENSION_TAGS: readonly string[] = [
   "emails",
   "members",
   "wallets",
+  "customer-seats",
 ];
 
 export const isExtension = (op: { tag: string }) => EXTENSION_TAGS.includes(op.tag);

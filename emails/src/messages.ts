@@ -17,6 +17,7 @@ export const CUSTOMER_EMAIL_KINDS = [
   "benefit_granted",
   "order_refunded",
   "payment_method_expiration_reminder",
+  "seat_invitation",
 ] as const;
 
 /** Notifications to the organization's owners and admins; each member can mute them. */
@@ -267,6 +268,16 @@ export interface NotificationRefundProps extends MerchantEmailBase {
   order_url: string;
 }
 
+/** An invitation to claim a seat of a team's subscription (always sent: it carries the claim link). */
+export interface SeatInvitationProps extends CustomerEmailBase {
+  product_name: string;
+  /** Who bought the seats: the team's name, else its email. */
+  inviter: string;
+  /** The portal's claim page, with the invitation token. */
+  claim_url: string;
+  expires_at: string | null;
+}
+
 export interface WebhookEndpointDisabledProps extends MerchantEmailBase {
   endpoint_url: string;
   /** The endpoint in the console. */
@@ -294,6 +305,7 @@ export interface EmailProps {
   notification_subscription_cancellation: NotificationSubscriptionCancellationProps;
   notification_refund: NotificationRefundProps;
   webhook_endpoint_disabled: WebhookEndpointDisabledProps;
+  seat_invitation: SeatInvitationProps;
 }
 
 /**

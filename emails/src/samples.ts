@@ -147,6 +147,13 @@ const SAMPLE_PROPS: EmailProps = {
     reason: "customer_request",
     order_url: `${CONSOLE}/orders/${ORDER_ID}/show`,
   }),
+  seat_invitation: Object.assign({}, customer, {
+    customer_name: null,
+    product_name: "Pro Team",
+    inviter: "Initech",
+    claim_url: `${PORTAL}/claim?token=hV2v0n3C8xQm1pT7yLr5sWk9aD4fGj6b`,
+    expires_at: "2027-03-08T09:00:00Z",
+  }),
   webhook_endpoint_disabled: Object.assign({}, member, {
     endpoint_url: "https://hooks.acme.example/borealis/webhooks",
     webhook_url: `${CONSOLE}/webhooks-endpoints/3d7e1b90-6c2a-4f85-a4e3-1b9c0d8f2e67/show`,

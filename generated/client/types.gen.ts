@@ -123,7 +123,7 @@ export type AuthorizeResponseUser = {
 /**
  * A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
  */
-export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
+export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'customer_seats:read' | 'customer_seats:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 export type AuthorizeUser = {
     id: string;
@@ -134,7 +134,7 @@ export type AuthorizeUser = {
 /**
  * A scope an organization access token can hold (every scope but the user and web ones).
  */
-export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
+export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'customer_seats:read' | 'customer_seats:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
 
 export type Benefit = ({
     type: 'custom';
@@ -7021,7 +7021,7 @@ export type DownloadableRead = {
 /**
  * What an email is. Customer emails are switched on or off per organization (`customer_email_settings`); the `notification_*` ones and `webhook_endpoint_disabled` go to the organization's owners and admins.
  */
-export type EmailKind = 'order_confirmation' | 'subscription_confirmation' | 'subscription_cycled' | 'subscription_renewal_reminder' | 'subscription_payment_failed' | 'subscription_past_due' | 'subscription_cancellation' | 'subscription_uncanceled' | 'subscription_revoked' | 'subscription_updated' | 'benefit_granted' | 'order_refunded' | 'payment_method_expiration_reminder' | 'notification_new_sale' | 'notification_new_subscription' | 'notification_subscription_cancellation' | 'notification_refund' | 'webhook_endpoint_disabled';
+export type EmailKind = 'order_confirmation' | 'subscription_confirmation' | 'subscription_cycled' | 'subscription_renewal_reminder' | 'subscription_payment_failed' | 'subscription_past_due' | 'subscription_cancellation' | 'subscription_uncanceled' | 'subscription_revoked' | 'subscription_updated' | 'benefit_granted' | 'order_refunded' | 'payment_method_expiration_reminder' | 'notification_new_sale' | 'notification_new_subscription' | 'notification_subscription_cancellation' | 'notification_refund' | 'webhook_endpoint_disabled' | 'seat_invitation';
 
 /**
  * An email rendered with sample data.
@@ -9700,6 +9700,10 @@ export type OrganizationFeatureSettings = {
      * If this organization has the Member model enabled (its customers have members, and team customers manage theirs in the portal)
      */
     member_model_enabled?: boolean;
+    /**
+     * If this organization has seat-based pricing enabled (its subscriptions' seats are assigned, claimed and revoked)
+     */
+    seat_based_pricing_enabled?: boolean;
 };
 
 export type OrganizationNotificationSettings = {
@@ -10780,7 +10784,7 @@ export type S3FileUploadPart = {
     };
 };
 
-export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
+export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'customer_seats:read' | 'customer_seats:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 /**
  * `created` (a new organization), `active`, or `denied` (it takes no payment). The statuses only Polar's onboarding review sets are not held: the 0.x clients' `onboarding_started` and `under_review`, the 1.x clients' `review`, `snoozed`, `blocked`, `offboarding` and `offboarded`.
@@ -11873,7 +11877,7 @@ export type WebhookEvent = {
     api_version: ApiVersion;
 };
 
-export type WebhookEventType = 'checkout.created' | 'checkout.updated' | 'customer.created' | 'customer.updated' | 'customer.deleted' | 'customer.state_changed' | 'order.created' | 'order.updated' | 'order.paid' | 'order.refunded' | 'subscription.created' | 'subscription.updated' | 'subscription.active' | 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked' | 'refund.created' | 'refund.updated' | 'product.created' | 'product.updated' | 'benefit.created' | 'benefit.updated' | 'benefit_grant.created' | 'benefit_grant.cycled' | 'benefit_grant.updated' | 'benefit_grant.revoked' | 'organization.updated' | 'member.created' | 'member.updated' | 'member.deleted';
+export type WebhookEventType = 'checkout.created' | 'checkout.updated' | 'customer.created' | 'customer.updated' | 'customer.deleted' | 'customer.state_changed' | 'order.created' | 'order.updated' | 'order.paid' | 'order.refunded' | 'subscription.created' | 'subscription.updated' | 'subscription.active' | 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked' | 'refund.created' | 'refund.updated' | 'product.created' | 'product.updated' | 'benefit.created' | 'benefit.updated' | 'benefit_grant.created' | 'benefit_grant.cycled' | 'benefit_grant.updated' | 'benefit_grant.revoked' | 'organization.updated' | 'member.created' | 'member.updated' | 'member.deleted' | 'customer_seat.assigned' | 'customer_seat.claimed' | 'customer_seat.revoked';
 
 /**
  * Which failed events to queue again (a Borealis extension).
@@ -12262,6 +12266,259 @@ export type MemberUpdate = {
      */
     email?: string | null;
     role?: MemberRole | null;
+};
+
+/**
+ * A seat of a seat-based subscription or order, and who holds it.
+ */
+export type CustomerSeat = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The seat ID
+     */
+    id: string;
+    /**
+     * The subscription ID (for recurring seats)
+     */
+    subscription_id: string | null;
+    /**
+     * The order ID (for one-time purchase seats)
+     */
+    order_id: string | null;
+    status: SeatStatus;
+    /**
+     * The customer ID of the seat's holder.
+     */
+    customer_id: string | null;
+    /**
+     * The member ID of the seat occupant (a member of the buying team, made on claim).
+     */
+    member_id: string | null;
+    /**
+     * The member associated with this seat
+     */
+    member: Member | null;
+    /**
+     * Email of the seat member
+     */
+    email: string | null;
+    /**
+     * The assigned customer email
+     */
+    customer_email: string | null;
+    /**
+     * When the invitation token expires
+     */
+    invitation_token_expires_at: string | null;
+    /**
+     * When the seat was claimed
+     */
+    claimed_at: string | null;
+    /**
+     * When the seat was revoked
+     */
+    revoked_at: string | null;
+    /**
+     * Additional metadata for the seat
+     */
+    seat_metadata: {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type CustomerSeatAssign = {
+    /**
+     * Subscription ID. Required if neither order_id nor checkout_id is provided.
+     */
+    subscription_id?: string | null;
+    /**
+     * Order ID for one-time purchases. Required if subscription_id is not provided.
+     */
+    order_id?: string | null;
+    /**
+     * Email of the customer to assign the seat to
+     */
+    email?: string | null;
+    /**
+     * External customer ID for the seat assignment
+     */
+    external_customer_id?: string | null;
+    /**
+     * Customer ID for the seat assignment
+     */
+    customer_id?: string | null;
+    /**
+     * External member ID for the seat assignment (a member of the team).
+     */
+    external_member_id?: string | null;
+    /**
+     * Member ID for the seat assignment (a member of the team).
+     */
+    member_id?: string | null;
+    /**
+     * Additional metadata for the seat (max 10 keys, 1KB total)
+     */
+    metadata?: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Not offered in the portal; only `false` is accepted.
+     */
+    immediate_claim?: boolean;
+    /**
+     * Checkout ID. Resolves to the subscription or order produced by the checkout.
+     */
+    checkout_id?: string | null;
+};
+
+export type CustomerSeatClaimResponse = {
+    seat: CustomerSeat;
+    /**
+     * Session token for immediate customer portal access
+     */
+    customer_session_token: string;
+};
+
+export type SeatAssign = {
+    /**
+     * Subscription ID. Required if order_id is not provided.
+     */
+    subscription_id?: string | null;
+    /**
+     * Order ID for one-time purchases. Required if subscription_id is not provided.
+     */
+    order_id?: string | null;
+    /**
+     * Email of the customer to assign the seat to
+     */
+    email?: string | null;
+    /**
+     * External customer ID for the seat assignment
+     */
+    external_customer_id?: string | null;
+    /**
+     * Customer ID for the seat assignment
+     */
+    customer_id?: string | null;
+    /**
+     * External member ID for the seat assignment (a member of the buying team).
+     */
+    external_member_id?: string | null;
+    /**
+     * Member ID for the seat assignment (a member of the buying team).
+     */
+    member_id?: string | null;
+    /**
+     * Additional metadata for the seat (max 10 keys, 1KB total)
+     */
+    metadata?: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * If true, the seat will be immediately claimed without sending an invitation email. API-only feature.
+     */
+    immediate_claim?: boolean;
+};
+
+export type SeatClaim = {
+    /**
+     * Invitation token to claim the seat
+     */
+    invitation_token: string;
+};
+
+export type SeatClaimInfo = {
+    /**
+     * Name of the product
+     */
+    product_name: string;
+    /**
+     * ID of the product
+     */
+    product_id: string;
+    /**
+     * Name of the organization
+     */
+    organization_name: string;
+    /**
+     * Slug of the organization
+     */
+    organization_slug: string;
+    /**
+     * Email of the customer assigned to this seat
+     */
+    customer_email: string;
+    /**
+     * Whether the seat can be claimed
+     */
+    can_claim: boolean;
+};
+
+export type SeatError = {
+    error: 'SeatNotAvailable' | 'SeatAlreadyAssigned' | 'SeatNotPending' | 'InvalidSeatAssignmentRequest' | 'InvalidInvitationToken' | 'MemberEmailMismatch';
+    detail: string;
+};
+
+export type SeatForbidden = {
+    error: 'NotPermitted' | 'FeatureNotEnabled';
+    detail: string;
+};
+
+export type SeatStatus = 'pending' | 'claimed' | 'revoked';
+
+export type SeatsList = {
+    /**
+     * List of seats
+     */
+    seats: Array<CustomerSeat>;
+    /**
+     * Number of available seats
+     */
+    available_seats: number;
+    /**
+     * Total number of seats for the subscription
+     */
+    total_seats: number;
+};
+
+/**
+ * Sent when a seat is assigned to a customer (its invitation goes out).
+ *
+ * **Discord & Slack support:** Basic
+ */
+export type WebhookCustomerSeatAssignedPayload = {
+    type: 'customer_seat.assigned';
+    timestamp: string;
+    data: CustomerSeat;
+};
+
+/**
+ * Sent when a seat is claimed by its holder.
+ *
+ * **Discord & Slack support:** Basic
+ */
+export type WebhookCustomerSeatClaimedPayload = {
+    type: 'customer_seat.claimed';
+    timestamp: string;
+    data: CustomerSeat;
+};
+
+/**
+ * Sent when a seat is revoked.
+ *
+ * **Discord & Slack support:** Basic
+ */
+export type WebhookCustomerSeatRevokedPayload = {
+    type: 'customer_seat.revoked';
+    timestamp: string;
+    data: CustomerSeat;
 };
 
 /**
@@ -24922,6 +25179,617 @@ export type Oauth2ClientsOauth2UpdateClientResponses = {
 
 export type Oauth2ClientsOauth2UpdateClientResponse = Oauth2ClientsOauth2UpdateClientResponses[keyof Oauth2ClientsOauth2UpdateClientResponses];
 
+export type CustomerSeatsListSeatsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Subscription ID
+         */
+        subscription_id?: string | null;
+        /**
+         * Order ID
+         */
+        order_id?: string | null;
+    };
+    url: '/v1/customer-seats';
+};
+
+export type CustomerSeatsListSeatsErrors = {
+    /**
+     * Bad Request: SeatError (neither subscription_id nor order_id)
+     */
+    400: SeatError;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope) or FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Subscription or order not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerSeatsListSeatsError = CustomerSeatsListSeatsErrors[keyof CustomerSeatsListSeatsErrors];
+
+export type CustomerSeatsListSeatsResponses = {
+    /**
+     * Successful Response
+     */
+    200: SeatsList;
+};
+
+export type CustomerSeatsListSeatsResponse = CustomerSeatsListSeatsResponses[keyof CustomerSeatsListSeatsResponses];
+
+export type CustomerSeatsAssignSeatData = {
+    body: SeatAssign;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-seats';
+};
+
+export type CustomerSeatsAssignSeatErrors = {
+    /**
+     * Bad Request: SeatError (no seat available, the holder already has one, or not exactly one target)
+     */
+    400: SeatError;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope) or FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Subscription, order, customer or member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerSeatsAssignSeatError = CustomerSeatsAssignSeatErrors[keyof CustomerSeatsAssignSeatErrors];
+
+export type CustomerSeatsAssignSeatResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSeat;
+};
+
+export type CustomerSeatsAssignSeatResponse = CustomerSeatsAssignSeatResponses[keyof CustomerSeatsAssignSeatResponses];
+
+export type CustomerSeatsRevokeSeatData = {
+    body?: never;
+    path: {
+        /**
+         * The seat ID.
+         */
+        seat_id: string;
+    };
+    query?: never;
+    url: '/v1/customer-seats/{seat_id}';
+};
+
+export type CustomerSeatsRevokeSeatErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope) or FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Seat not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerSeatsRevokeSeatError = CustomerSeatsRevokeSeatErrors[keyof CustomerSeatsRevokeSeatErrors];
+
+export type CustomerSeatsRevokeSeatResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSeat;
+};
+
+export type CustomerSeatsRevokeSeatResponse = CustomerSeatsRevokeSeatResponses[keyof CustomerSeatsRevokeSeatResponses];
+
+export type CustomerSeatsResendInvitationData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The seat ID.
+         */
+        seat_id: string;
+    };
+    query?: never;
+    url: '/v1/customer-seats/{seat_id}/resend';
+};
+
+export type CustomerSeatsResendInvitationErrors = {
+    /**
+     * Bad Request: SeatError (the seat is not pending)
+     */
+    400: SeatError;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope) or FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Seat not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerSeatsResendInvitationError = CustomerSeatsResendInvitationErrors[keyof CustomerSeatsResendInvitationErrors];
+
+export type CustomerSeatsResendInvitationResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSeat;
+};
+
+export type CustomerSeatsResendInvitationResponse = CustomerSeatsResendInvitationResponses[keyof CustomerSeatsResendInvitationResponses];
+
+export type CustomerSeatsGetClaimInfoData = {
+    body?: never;
+    path: {
+        /**
+         * The invitation token.
+         */
+        invitation_token: string;
+    };
+    query?: never;
+    url: '/v1/customer-seats/claim/{invitation_token}';
+};
+
+export type CustomerSeatsGetClaimInfoErrors = {
+    /**
+     * Bad Request: SeatError (invalid or expired invitation token)
+     */
+    400: SeatError;
+    /**
+     * Forbidden: FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Invalid or expired invitation token)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerSeatsGetClaimInfoError = CustomerSeatsGetClaimInfoErrors[keyof CustomerSeatsGetClaimInfoErrors];
+
+export type CustomerSeatsGetClaimInfoResponses = {
+    /**
+     * Successful Response
+     */
+    200: SeatClaimInfo;
+};
+
+export type CustomerSeatsGetClaimInfoResponse = CustomerSeatsGetClaimInfoResponses[keyof CustomerSeatsGetClaimInfoResponses];
+
+export type CustomerSeatsClaimSeatData = {
+    body: SeatClaim;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-seats/claim';
+};
+
+export type CustomerSeatsClaimSeatErrors = {
+    /**
+     * Bad Request: SeatError (invalid, expired or already claimed token)
+     */
+    400: SeatError;
+    /**
+     * Forbidden: FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerSeatsClaimSeatError = CustomerSeatsClaimSeatErrors[keyof CustomerSeatsClaimSeatErrors];
+
+export type CustomerSeatsClaimSeatResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSeatClaimResponse;
+};
+
+export type CustomerSeatsClaimSeatResponse = CustomerSeatsClaimSeatResponses[keyof CustomerSeatsClaimSeatResponses];
+
+export type CustomerPortalSeatsListSeatsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Subscription ID
+         */
+        subscription_id?: string | null;
+        /**
+         * Order ID
+         */
+        order_id?: string | null;
+    };
+    url: '/v1/customer-portal/seats';
+};
+
+export type CustomerPortalSeatsListSeatsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session may not manage the team's seats) or FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Subscription or order not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalSeatsListSeatsError = CustomerPortalSeatsListSeatsErrors[keyof CustomerPortalSeatsListSeatsErrors];
+
+export type CustomerPortalSeatsListSeatsResponses = {
+    /**
+     * Successful Response
+     */
+    200: SeatsList;
+};
+
+export type CustomerPortalSeatsListSeatsResponse = CustomerPortalSeatsListSeatsResponses[keyof CustomerPortalSeatsListSeatsResponses];
+
+export type CustomerPortalSeatsAssignSeatData = {
+    body: CustomerSeatAssign;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/seats';
+};
+
+export type CustomerPortalSeatsAssignSeatErrors = {
+    /**
+     * Bad Request: SeatError (no seat available, the holder already has one, or not exactly one target)
+     */
+    400: SeatError;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session may not manage the team's seats) or FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Subscription, order, customer or member not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalSeatsAssignSeatError = CustomerPortalSeatsAssignSeatErrors[keyof CustomerPortalSeatsAssignSeatErrors];
+
+export type CustomerPortalSeatsAssignSeatResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSeat;
+};
+
+export type CustomerPortalSeatsAssignSeatResponse = CustomerPortalSeatsAssignSeatResponses[keyof CustomerPortalSeatsAssignSeatResponses];
+
+export type CustomerPortalSeatsRevokeSeatData = {
+    body?: never;
+    path: {
+        /**
+         * The seat ID.
+         */
+        seat_id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/seats/{seat_id}';
+};
+
+export type CustomerPortalSeatsRevokeSeatErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session may not manage the team's seats) or FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Seat not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalSeatsRevokeSeatError = CustomerPortalSeatsRevokeSeatErrors[keyof CustomerPortalSeatsRevokeSeatErrors];
+
+export type CustomerPortalSeatsRevokeSeatResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSeat;
+};
+
+export type CustomerPortalSeatsRevokeSeatResponse = CustomerPortalSeatsRevokeSeatResponses[keyof CustomerPortalSeatsRevokeSeatResponses];
+
+export type CustomerPortalSeatsResendInvitationData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The seat ID.
+         */
+        seat_id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/seats/{seat_id}/resend';
+};
+
+export type CustomerPortalSeatsResendInvitationErrors = {
+    /**
+     * Bad Request: SeatError (the seat is not pending)
+     */
+    400: SeatError;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the session may not manage the team's seats) or FeatureNotEnabled (seat-based pricing is off)
+     */
+    403: SeatForbidden;
+    /**
+     * Not Found: ResourceNotFound (Seat not found)
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalSeatsResendInvitationError = CustomerPortalSeatsResendInvitationErrors[keyof CustomerPortalSeatsResendInvitationErrors];
+
+export type CustomerPortalSeatsResendInvitationResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSeat;
+};
+
+export type CustomerPortalSeatsResendInvitationResponse = CustomerPortalSeatsResendInvitationResponses[keyof CustomerPortalSeatsResendInvitationResponses];
+
+export type CustomerPortalSeatsListClaimedSubscriptionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/customer-portal/seats/subscriptions';
+};
+
+export type CustomerPortalSeatsListClaimedSubscriptionsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalSeatsListClaimedSubscriptionsError = CustomerPortalSeatsListClaimedSubscriptionsErrors[keyof CustomerPortalSeatsListClaimedSubscriptionsErrors];
+
+export type CustomerPortalSeatsListClaimedSubscriptionsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceCustomerSubscription;
+};
+
+export type CustomerPortalSeatsListClaimedSubscriptionsResponse = CustomerPortalSeatsListClaimedSubscriptionsResponses[keyof CustomerPortalSeatsListClaimedSubscriptionsResponses];
+
 export type WebhookBenefitGrantCreatedWebhookPayload = WebhookBenefitGrantCreatedPayload;
 
 export type WebhookBenefitGrantCreatedWebhookRequest = {
@@ -25192,8 +26060,35 @@ export type WebhookMemberDeletedWebhookRequest = {
     query?: never;
 };
 
+export type WebhookCustomerSeatAssignedWebhookPayload = WebhookCustomerSeatAssignedPayload;
+
+export type WebhookCustomerSeatAssignedWebhookRequest = {
+    body: WebhookCustomerSeatAssignedWebhookPayload;
+    key: 'customer_seat.assigned';
+    path?: never;
+    query?: never;
+};
+
+export type WebhookCustomerSeatClaimedWebhookPayload = WebhookCustomerSeatClaimedPayload;
+
+export type WebhookCustomerSeatClaimedWebhookRequest = {
+    body: WebhookCustomerSeatClaimedWebhookPayload;
+    key: 'customer_seat.claimed';
+    path?: never;
+    query?: never;
+};
+
+export type WebhookCustomerSeatRevokedWebhookPayload = WebhookCustomerSeatRevokedPayload;
+
+export type WebhookCustomerSeatRevokedWebhookRequest = {
+    body: WebhookCustomerSeatRevokedWebhookPayload;
+    key: 'customer_seat.revoked';
+    path?: never;
+    query?: never;
+};
+
 export type ClientOptions = {
     baseUrl: 'http://localhost:8000' | (string & {});
 };
 
-export type Webhooks = WebhookBenefitGrantCreatedWebhookRequest | WebhookBenefitGrantCycledWebhookRequest | WebhookBenefitGrantRevokedWebhookRequest | WebhookBenefitGrantUpdatedWebhookRequest | WebhookBenefitCreatedWebhookRequest | WebhookBenefitUpdatedWebhookRequest | WebhookCheckoutCreatedWebhookRequest | WebhookCheckoutUpdatedWebhookRequest | WebhookCustomerCreatedWebhookRequest | WebhookCustomerDeletedWebhookRequest | WebhookCustomerStateChangedWebhookRequest | WebhookCustomerUpdatedWebhookRequest | WebhookOrderCreatedWebhookRequest | WebhookOrderPaidWebhookRequest | WebhookOrderRefundedWebhookRequest | WebhookOrderUpdatedWebhookRequest | WebhookOrganizationUpdatedWebhookRequest | WebhookProductCreatedWebhookRequest | WebhookProductUpdatedWebhookRequest | WebhookRefundCreatedWebhookRequest | WebhookRefundUpdatedWebhookRequest | WebhookSubscriptionActiveWebhookRequest | WebhookSubscriptionCanceledWebhookRequest | WebhookSubscriptionCreatedWebhookRequest | WebhookSubscriptionRevokedWebhookRequest | WebhookSubscriptionUncanceledWebhookRequest | WebhookSubscriptionUpdatedWebhookRequest | WebhookMemberCreatedWebhookRequest | WebhookMemberUpdatedWebhookRequest | WebhookMemberDeletedWebhookRequest;
+export type Webhooks = WebhookBenefitGrantCreatedWebhookRequest | WebhookBenefitGrantCycledWebhookRequest | WebhookBenefitGrantRevokedWebhookRequest | WebhookBenefitGrantUpdatedWebhookRequest | WebhookBenefitCreatedWebhookRequest | WebhookBenefitUpdatedWebhookRequest | WebhookCheckoutCreatedWebhookRequest | WebhookCheckoutUpdatedWebhookRequest | WebhookCustomerCreatedWebhookRequest | WebhookCustomerDeletedWebhookRequest | WebhookCustomerStateChangedWebhookRequest | WebhookCustomerUpdatedWebhookRequest | WebhookOrderCreatedWebhookRequest | WebhookOrderPaidWebhookRequest | WebhookOrderRefundedWebhookRequest | WebhookOrderUpdatedWebhookRequest | WebhookOrganizationUpdatedWebhookRequest | WebhookProductCreatedWebhookRequest | WebhookProductUpdatedWebhookRequest | WebhookRefundCreatedWebhookRequest | WebhookRefundUpdatedWebhookRequest | WebhookSubscriptionActiveWebhookRequest | WebhookSubscriptionCanceledWebhookRequest | WebhookSubscriptionCreatedWebhookRequest | WebhookSubscriptionRevokedWebhookRequest | WebhookSubscriptionUncanceledWebhookRequest | WebhookSubscriptionUpdatedWebhookRequest | WebhookMemberCreatedWebhookRequest | WebhookMemberUpdatedWebhookRequest | WebhookMemberDeletedWebhookRequest | WebhookCustomerSeatAssignedWebhookRequest | WebhookCustomerSeatClaimedWebhookRequest | WebhookCustomerSeatRevokedWebhookRequest;

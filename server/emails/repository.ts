@@ -25,6 +25,8 @@ export interface EmailSendData {
   renewal?: { subscription_id: string; renews_at: string };
   /** The expiring card (payment_method_expiration_reminder). */
   card?: { payment_method_id: string; subscription_id: string; exp_month: number; exp_year: number };
+  /** The seat whose invitation goes out (seat_invitation). */
+  seat?: InternalEvents["email.seat_invitation"];
 }
 
 export type EmailSendStatus = "pending" | "sent" | "failed" | "skipped";

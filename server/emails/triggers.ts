@@ -14,6 +14,7 @@ import {
 import { notificationRefund, orderRefunded } from "./kinds/refunds.js";
 import { paymentMethodExpirationReminder, subscriptionRenewalReminder } from "./kinds/reminders.js";
 import { webhookEndpointDisabled } from "./kinds/webhooks.js";
+import { seatInvitation } from "./kinds/seats.js";
 import type { EmailDefinition } from "./models.js";
 
 export const EMAILS: readonly EmailDefinition[] = [
@@ -35,4 +36,5 @@ export const EMAILS: readonly EmailDefinition[] = [
   webhookEndpointDisabled,
   subscriptionRenewalReminder,
   paymentMethodExpirationReminder,
+  seatInvitation,
 ];

@@ -108,6 +108,8 @@ export const ALL_SCOPES = [
   "customer_sessions:write",
   "members:read",
   "members:write",
+  "customer_seats:read",
+  "customer_seats:write",
   "organization_access_tokens:read",
   "organization_access_tokens:write",
 ] as const;

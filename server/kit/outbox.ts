@@ -35,7 +35,10 @@ export type WebhookEventType =
   | "organization.updated"
   | "member.created"
   | "member.updated"
-  | "member.deleted";
+  | "member.deleted"
+  | "customer_seat.assigned"
+  | "customer_seat.claimed"
+  | "customer_seat.revoked";
 
 /**
  * Outbox types no webhook carries: facts only emails are sent for (server/emails/triggers.ts).
@@ -56,6 +59,8 @@ export interface InternalEvents {
   };
   /** A grant waits for its customer to connect their account (Discord) before it can be applied. */
   "email.benefit_grant_waiting": { benefit_grant_id: string };
+  /** A seat was assigned, or its invitation is to go again: the holder is invited to claim it. */
+  "email.seat_invitation": { seat_id: string };
   /** The subscription moved to another product. */
   "email.subscription_product_updated": { subscription_id: string; previous_product_id: string; product_id: string };
   /** Every delivery to the endpoint failed for the configured span: it is disabled. */

@@ -55,6 +55,11 @@ export function memberByExternalId(db: Knex, customerId: string, externalId: str
     .first<MemberRow | undefined>("*");
 }
 
+/** The members with these ids (removed ones too: a seat still names its member). */
+export function membersByIds(db: Knex, ids: string[]): Promise<MemberRow[]> {
+  return ids.length ? db("customer_members").whereIn("id", ids).select<MemberRow[]>("*") : Promise.resolve([]);
+}
+
 /** The customer's live owner. */
 export function ownerOf(db: Knex, customerId: string): Promise<MemberRow | undefined> {
   return db("customer_members").where({ customer_id: customerId, role: "owner" }).whereNull("deleted_at").first<MemberRow | undefined>("*");

@@ -312,3 +312,23 @@ export async function portalRemoveMember(db: Knex, caller: CustomerCaller, id: s
     await removeMember(trx, member);
   });
 }
+
+/**
+ * The buying customer's member for a claimed seat's holder (server/seats/): the live member with
+ * that email, else a new `member`; none where the Member model is off or the buyer is an
+ * individual (whose one member is its owner).
+ */
+export async function memberForSeat(trx: Knex.Transaction, buyer: CustomerRow, email: string): Promise<MemberRow | null> {
+  if (!(await memberModelEnabled(trx, buyer.organization_id))) return null;
+  const existing = await memberByEmail(trx, buyer.id, email);
+  if (existing) return existing;
+  if (buyer.type !== "team") return null;
+  return insertAndEmit(trx, {
+    organization_id: buyer.organization_id,
+    customer_id: buyer.id,
+    email,
+    name: null,
+    external_id: null,
+    role: "member",
+  });
+}

@@ -66,6 +66,7 @@ import * as customerMembers from "./0185_customer_members.js";
 import * as customerSessionMember from "./0186_customer_session_member.js";
 import * as draftOrders from "./0190_draft_orders.js";
 import * as wallets from "./0193_wallets.js";
+import * as customerSeats from "./0195_customer_seats.js";
 import * as twoFactors from "./0200_two_factors.js";
 
 export const migrations = [
@@ -136,5 +137,6 @@ export const migrations = [
   { name: "0186_customer_session_member", ...customerSessionMember },
   { name: "0190_draft_orders", ...draftOrders },
   { name: "0193_wallets", ...wallets },
+  { name: "0195_customer_seats", ...customerSeats },
   { name: "0200_two_factors", ...twoFactors },
 ];

@@ -21,6 +21,8 @@ export type BillingReason = "purchase" | "subscription_create" | "subscription_c
 
 export interface OrderRow {
   id: string;
+  /** How many seats it bought (a seat-based one-time purchase, server/seats/); null otherwise. */
+  seats?: number | null;
   created_at: Date;
   modified_at: Date | null;
   organization_id: string;

@@ -16,6 +16,7 @@ type FeatureSettings = components["schemas"]["OrganizationFeatureSettings"];
 export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = {
   issue_funding_enabled: false,
   member_model_enabled: false,
+  seat_based_pricing_enabled: false,
 };
 export const DEFAULT_SUBSCRIPTION_SETTINGS: Omit<SubscriptionSettings, "benefit_revocation_grace_period"> = {
   allow_multiple_subscriptions: false,
@@ -123,6 +124,7 @@ function featureSettingsOut(stored: Partial<FeatureSettings>): FeatureSettings {
   return {
     issue_funding_enabled: stored.issue_funding_enabled ?? DEFAULT_FEATURE_SETTINGS.issue_funding_enabled,
     member_model_enabled: stored.member_model_enabled ?? DEFAULT_FEATURE_SETTINGS.member_model_enabled,
+    seat_based_pricing_enabled: stored.seat_based_pricing_enabled ?? DEFAULT_FEATURE_SETTINGS.seat_based_pricing_enabled,
   };
 }
 

@@ -97,7 +97,6 @@ export function toStateSubscription(row: SubscriptionRow & { status: "active" },
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
     meters: toMeters(row, prices, rel).map(({ meter: _meter, ...m }) => m),
-    // Seat-based prices are not offered: no subscription has seats.
-    seats: null,
+    seats: row.seats ?? null,
   });
 }

@@ -50,6 +50,8 @@ export interface SubscriptionRow extends SubscriptionBaseRow {
   dunning_attempts: number;
   pending_prorations: ProrationLine[];
   workflow_started_at: Date | null;
+  /** How many seats it bought (a seat-based subscription, server/seats/); null otherwise. */
+  seats?: number | null;
 }
 
 /** Who reads: an organization (merchant API) or one customer of one organization (portal). */

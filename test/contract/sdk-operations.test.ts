@@ -50,6 +50,10 @@ const WEBHOOK_EVENTS = [
   "member.created",
   "member.updated",
   "member.deleted",
+  // Seats (0.49.0).
+  "customer_seat.assigned",
+  "customer_seat.claimed",
+  "customer_seat.revoked",
 ];
 
 /** The contract's operations, less our own extensions (tagged apart: they are not Polar's). */
@@ -125,7 +129,7 @@ describe("contract vs @polar-sh/sdk@0.34.17", () => {
     for (const o of portal) if (o.op.security.length) expect(Object.keys(o.op.security[0]), o.operationId).toEqual(["customer_session"]);
   });
 
-  it("lists the 27 webhook events and member.* under webhooks, each {type, timestamp, data}", () => {
+  it("lists the 27 webhook events, member.* and customer_seat.* under webhooks, each {type, timestamp, data}", () => {
     expect(Object.keys(spec.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
     for (const [type, item] of Object.entries<any>(spec.webhooks)) {
       const ref: string = item.post.requestBody.content["application/json"].schema.$ref;

@@ -440,7 +440,68 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "customerMetersGet", args: (v) => [{ id: v.customerMeterId }] },
 
     // The buyer's portal.
+    // Seats of the subscription (0.49.0 on): seat-based pricing on, two seats bought.
+    {
+      fn: "organizationsUpdate",
+      args: (v) => [{ id: v.organizationId, organizationUpdate: { featureSettings: { seatBasedPricingEnabled: true } } }],
+    },
+    {
+      chore: "give the subscription two seats",
+      run: async (v) => void (await h.knex("subscriptions").where({ id: v.subscriptionId }).update({ seats: 2 })),
+    },
+    { fn: "customerSeatsListSeats", args: (v) => [{ subscriptionId: v.subscriptionId }] },
+    { fn: "customerSeatsListSeats", args: () => [{ subscriptionId: randomUUID() }], fails: "SDKError" },
+    {
+      fn: "customerSeatsAssignSeat",
+      args: (v) => [{ subscriptionId: v.subscriptionId, email: `seat-${tag}@example.com` }],
+      keep: { seatId: "id" },
+    },
+    {
+      fn: "customerSeatsAssignSeat",
+      args: (v) => [{ subscriptionId: v.subscriptionId, email: `seat-${tag}@example.com` }],
+      fails: "SDKError",
+    },
+    { fn: "customerSeatsAssignSeat", args: () => [{ email: `seat-${tag}@example.com` }], fails: "HTTPValidationError" },
+    { fn: "customerSeatsResendInvitation", args: (v) => [{ seatId: v.seatId }] },
+    { fn: "customerSeatsResendInvitation", args: () => [{ seatId: randomUUID() }], fails: "SDKError" },
+    {
+      chore: "read the seat's invitation token",
+      run: async (v) => {
+        const row: { invitation_token: string } = await h.knex("customer_seats").where({ id: v.seatId }).first("invitation_token");
+        v.seatToken = row.invitation_token;
+      },
+    },
+    { fn: "customerSeatsGetClaimInfo", as: "anon", args: (v) => [{ invitationToken: v.seatToken }] },
+    { fn: "customerSeatsGetClaimInfo", as: "anon", args: () => [{ invitationToken: "nope" }], fails: "SDKError" },
+    {
+      fn: "customerSeatsClaimSeat",
+      as: "anon",
+      args: (v) => [{ invitationToken: v.seatToken }],
+      keep: { seatSession: "customerSessionToken" },
+    },
+    { fn: "customerSeatsClaimSeat", as: "anon", args: (v) => [{ invitationToken: v.seatToken }], fails: "SDKError" },
+    { fn: "customerPortalSeatsListClaimedSubscriptions", as: "anon", args: (v) => [{ customerSession: v.seatSession }, {}] },
+    { fn: "customerSeatsRevokeSeat", args: (v) => [{ seatId: v.seatId }] },
+    { fn: "customerSeatsRevokeSeat", args: () => [{ seatId: randomUUID() }], fails: "SDKError" },
     { fn: "customerSessionsCreate", args: (v) => [{ customerId: v.customerId }], keep: { portalToken: "token" } },
+    {
+      fn: "customerPortalSeatsAssignSeat",
+      as: "anon",
+      args: (v) => [session(v), { subscriptionId: v.subscriptionId, email: `portal-seat-${tag}@example.com` }],
+      keep: { portalSeatId: "id" },
+    },
+    {
+      fn: "customerPortalSeatsAssignSeat",
+      as: "anon",
+      args: (v) => [session(v), { subscriptionId: v.subscriptionId, email: `x-${tag}@example.com`, immediateClaim: true }],
+      fails: "HTTPValidationError",
+    },
+    { fn: "customerPortalSeatsListSeats", as: "anon", args: (v) => [session(v), { subscriptionId: v.subscriptionId }] },
+    { fn: "customerPortalSeatsListSeats", as: "anon", args: (v) => [session(v), { subscriptionId: randomUUID() }], fails: "SDKError" },
+    { fn: "customerPortalSeatsResendInvitation", as: "anon", args: (v) => [session(v), { seatId: v.portalSeatId }] },
+    { fn: "customerPortalSeatsRevokeSeat", as: "anon", args: (v) => [session(v), { seatId: v.portalSeatId }] },
+    { fn: "customerPortalSeatsResendInvitation", as: "anon", args: (v) => [session(v), { seatId: v.portalSeatId }], fails: "SDKError" },
+    { fn: "customerPortalSeatsRevokeSeat", as: "anon", args: (v) => [session(v), { seatId: randomUUID() }], fails: "SDKError" },
     { fn: "customerPortalOrganizationsGet", as: "anon", args: (v) => [{ slug: v.organizationSlug }] },
     { fn: "customerPortalCustomersGet", as: "anon", args: (v) => [session(v)] },
     { fn: "customerPortalCustomerSessionIntrospect", as: "anon", args: (v) => [session(v)] },

@@ -21,6 +21,7 @@ import {
   subscriptionUncanceled,
   subscriptionUpdated,
 } from "./subscriptions.js";
+import { seatInvitation } from "./seats.js";
 
 export const TEMPLATES: Templates = {
   order_confirmation: orderConfirmation,
@@ -41,4 +42,5 @@ export const TEMPLATES: Templates = {
   notification_subscription_cancellation: notificationSubscriptionCancellation,
   notification_refund: notificationRefund,
   webhook_endpoint_disabled: webhookEndpointDisabled,
+  seat_invitation: seatInvitation,
 };
