@@ -61,6 +61,9 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await page.getByRole("button", { name: "Turn on" }).click();
     const secret = (await page.getByTestId("totp-secret").textContent()) ?? "";
     expect(secret).toMatch(/^[A-Z2-7 ]{20,}$/);
+    const qr = page.getByRole("img", { name: /QR code of your two-factor key/ });
+    await qr.waitFor();
+    expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
     stack.allow(page, { status: 401, url: "/api/auth/two-factor/verify-totp" });
     await page.getByLabel("Code from the app").fill("000000");
     await page.getByRole("button", { name: "Verify and turn on" }).click();

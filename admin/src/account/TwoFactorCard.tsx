@@ -7,6 +7,7 @@ import { Box, Button, Chip, Link, TextField, Typography } from "@mui/material";
 import { session, type TotpEnrolment } from "../authProvider/session";
 import { Section } from "./Section";
 import { BackupCodes } from "./BackupCodes";
+import { TotpQr } from "./TotpQr";
 
 /** The base32 secret of an otpauth:// URI, in groups of four for typing into an app. */
 export function secretOf(totpURI: string): string {
@@ -61,9 +62,10 @@ export function TwoFactorCard({ enabled, onChange }: { enabled: boolean; onChang
     return (
       <Section title="Two-factor authentication" id="account-two-factor">
         <Typography variant="body2" gutterBottom>
-          Add this key to your authenticator app (1Password, Google Authenticator, Aegis…), or{" "}
+          Scan this code or add the key below to your authenticator app (1Password, Google Authenticator, Aegis…), or{" "}
           <Link href={enrolment.totpURI}>open it in the app</Link> on this device. Then enter the 6-digit code it shows.
         </Typography>
+        <TotpQr uri={enrolment.totpURI} />
         <Box
           component="code"
           data-testid="totp-secret"
