@@ -31064,7 +31064,18 @@ export interface operations {
     "customer-seats:revoke_seat": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The seat ID. */
                 seat_id: string;
@@ -31318,7 +31329,18 @@ export interface operations {
     "customer-seats:claim_seat": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -31567,7 +31589,18 @@ export interface operations {
     "customer_portal:seats:revoke_seat": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The seat ID. */
                 seat_id: string;

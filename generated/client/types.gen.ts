@@ -25302,6 +25302,20 @@ export type CustomerSeatsAssignSeatResponse = CustomerSeatsAssignSeatResponses[k
 
 export type CustomerSeatsRevokeSeatData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The seat ID.
@@ -25470,6 +25484,20 @@ export type CustomerSeatsGetClaimInfoResponse = CustomerSeatsGetClaimInfoRespons
 
 export type CustomerSeatsClaimSeatData = {
     body: SeatClaim;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-seats/claim';
@@ -25628,6 +25656,20 @@ export type CustomerPortalSeatsAssignSeatResponse = CustomerPortalSeatsAssignSea
 
 export type CustomerPortalSeatsRevokeSeatData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The seat ID.

@@ -3,6 +3,7 @@
 // each called with a request built from its own schemas and checked as its class calls for (one
 // `it` per class below). An operation in no class, or naming a resource without a fixture here,
 // fails the test: a new operation is covered, or the test says what to add.
+import { appendTransaction, lockOrCreate } from "../../server/wallets/repository.js";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
@@ -196,6 +197,12 @@ const PUBLIC: Record<string, string> = {
   "customer_portal:customer_session:authenticate": "the emailed code is the credential",
   "customer_portal:customers:check_email_update": "the code mailed to the new address is the credential",
   "customer_portal:customers:verify_email_update": "the code mailed to the new address is the credential",
+  "customer-seats:get_claim_info": "the emailed invitation token is the credential",
+  "customer-seats:claim_seat": "the emailed invitation token is the credential",
+  "oauth2:clients:oauth2:create_client": "better-auth registers a client for the signed-in user only",
+  "oauth2:clients:oauth2:get_client": "better-auth answers the client's own user only",
+  "oauth2:clients:oauth2:update_client": "better-auth answers the client's own user only",
+  "oauth2:clients:oauth2:delete_client": "better-auth answers the client's own user only",
 };
 
 /** Operations an OAuth2 client authenticates inside the handler (its client id and secret): walked by their own test. */
@@ -362,6 +369,24 @@ describe("isolation and permissions over every operation", () => {
     const sub = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id });
     const subA2 = (await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id })).subscription.id;
     await k("subscriptions").where({ id: subA2 }).update({ customer_id: a2.id });
+    // Seats on A's subscriptions (seat-based pricing on), and a wallet of A2.
+    await k("organizations")
+      .where({ id: orgA.id })
+      .update({ feature_settings: k.raw("coalesce(feature_settings, '{}'::jsonb) || '{\"seat_based_pricing_enabled\": true}'::jsonb") });
+    await k("subscriptions").whereIn("id", [sub.subscription.id, subA2]).update({ seats: 2 });
+    const seatOf = async (subscriptionId: string, email: string) =>
+      (
+        await k("customer_seats")
+          .insert({ organization_id: orgA.id, subscription_id: subscriptionId, status: "pending", email, invitation_token: randomUUID() })
+          .returning("id")
+      )[0].id as string;
+    const seat = await seatOf(sub.subscription.id, `seat-${marker}@example.com`);
+    const seatA2 = await seatOf(subA2, `seat-a2-${marker}@example.com`);
+    const walletA2 = await k.transaction(async (trx) => {
+      const wallet = await lockOrCreate(trx, orgA.id, a2.id, "usd");
+      await appendTransaction(trx, wallet, { kind: "credit", amount: 500 });
+      return wallet.id;
+    });
     // Invoices and receipts stored, so that their links can be read.
     for (const [n, o] of [order, orderA2].entries())
       await k("orders")
@@ -511,6 +536,9 @@ describe("isolation and permissions over every operation", () => {
         "customer-portal/license-keys": licenseKey.id,
         "customer-portal/customers/me/payment-methods": paymentMethodA2.id,
         "customer-portal/members": memberA2,
+        "customer-seats": seat,
+        "customer-portal/seats": seatA2,
+        "customer-portal/wallets": walletA2,
       },
     };
   });
@@ -657,6 +685,23 @@ describe("isolation and permissions over every operation", () => {
             ? await send(op, { path: `${op.path}?token=${token}` }, null)
             : await send(op, { path: op.path, body: { token } }, null);
         if (res.status !== 401 || res.text.includes("polar_cst_")) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
+      } else if (op.id.startsWith("customer-seats:")) {
+        // A made-up invitation token shows and claims nothing.
+        const token = randomUUID();
+        const res =
+          op.method.toLowerCase() === "get"
+            ? await send(op, { path: op.path.replace("{invitation_token}", token) }, null)
+            : await send(op, { path: op.path, body: { invitation_token: token } }, null);
+        if (![400, 404].includes(res.status) || res.text.includes("polar_cst_"))
+          failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
+      } else if (op.id.startsWith("oauth2:clients:")) {
+        // No signed-in user: refused.
+        const res = await send(
+          op,
+          { path: op.path.replace("{client_id}", randomUUID()), body: op.body ? { redirect_uris: [REDIRECT] } : undefined },
+          null,
+        );
+        if (res.status !== 401) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
       } else if (op.path.includes("{client_secret}")) {
         const res = await send(
           op,

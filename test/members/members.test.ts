@@ -106,7 +106,11 @@ describe("members", () => {
     const { slug } = await api.knex("organizations").where({ id: orgId }).first("slug");
     const res = await fetch(`${api.url}/v1/customer-portal/organizations/${slug}`);
     expect(res.status).toBe(200);
-    expect((await res.json()).organization.feature_settings).toEqual({ issue_funding_enabled: false, member_model_enabled: true });
+    expect((await res.json()).organization.feature_settings).toEqual({
+      issue_funding_enabled: false,
+      member_model_enabled: true,
+      seat_based_pricing_enabled: false,
+    });
   });
 
   it("manages members by the customer's and the member's external ids", async () => {
