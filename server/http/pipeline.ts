@@ -105,6 +105,8 @@ export function installPipeline(
 ): void {
   const { routes: ops, schemas } = o.contract;
   const allowed = allowedMethods(ops);
+  // The contract's paths without parameters: another method there is a 405, not a template's item.
+  const concrete = new Set(ops.filter((op) => !op.path.includes("{")).map((op) => op.path));
   const jsonOf = versionedJson(o.contract, o.validateResponses);
   const responseCheck = o.validateResponses ? responseValidators(schemas, ops, readByOutsiders) : null;
   app.decorateRequest<RequestState | null>("state", null);
@@ -216,6 +218,7 @@ export function installPipeline(
       // A path parameter is a whole segment: `/v1/benefits/` is the collection, not an item with an empty id.
       onRequest: (request, reply, done) => {
         if (Object.values(request.params).includes("")) return reply.callNotFound();
+        if (op.path.includes("{") && concrete.has(pathOf(request))) return reply.callNotFound();
         // Known before the body is read: an unreadable body is answered in the operation's error shape.
         request.state.operationId = operationId;
         done();
