@@ -13,7 +13,7 @@ import { checkMetadata } from "../kit/metadata.js";
 import { checkAmount } from "../kit/money.js";
 import { emit } from "../kit/outbox.js";
 import { findOrganization } from "../organizations/repository.js";
-import { recordPayment } from "../payments/service.js";
+import { recordCharge } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
 import { isFreePrice } from "../products/models.js";
@@ -181,22 +181,18 @@ export async function finalizeOrder(
     const locked = await findReadable(trx, caller, order.id, { forUpdate: true });
     if (!locked) throw new ResourceNotFound("Order not found.");
     if (result) {
-      await recordPayment(trx, {
-        organizationId: order.organization_id,
-        checkoutId: null,
-        orderId: order.id,
-        processor: "stripe",
-        status: result.status === "succeeded" ? "succeeded" : "failed",
-        amount: total,
-        currency: order.currency,
-        method: "card",
-        methodMetadata: result.card,
-        declineReason: result.status === "declined" ? result.code : null,
-        declineMessage: result.status === "declined" ? result.message : null,
-        processorMetadata: { processor: processor.name },
-        processorRef: result.paymentRef,
-        trigger: "purchase",
-      });
+      await recordCharge(
+        trx,
+        {
+          organizationId: order.organization_id,
+          orderId: order.id,
+          amount: total,
+          currency: order.currency,
+          processorMetadata: { processor: processor.name },
+          trigger: "purchase",
+        },
+        result,
+      );
     }
     if (result && result.status === "declined") {
       // The failed payment stays recorded: the error is answered once this commits.

@@ -16,6 +16,7 @@ import {
 } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 import { checkoutOfCustomers, checkoutOfPayerEmails } from "../checkouts/repository.js";
+import type { ChargeResult } from "../processors/processor.js";
 
 export interface RecordPaymentInput {
   organizationId: string;
@@ -51,6 +52,28 @@ export async function recordPayment(trx: Knex.Transaction, input: RecordPaymentI
     processor_ref: input.processorRef,
     trigger: input.trigger,
   });
+}
+
+/** A charge of a saved card for an order (a renewal, a retry, a finalized draft), succeeded or declined. */
+export async function recordCharge(
+  trx: Knex.Transaction,
+  charge: Pick<RecordPaymentInput, "organizationId" | "orderId" | "amount" | "currency" | "processorMetadata" | "trigger">,
+  result: ChargeResult,
+): Promise<PaymentRow> {
+  const declined = result.status === "declined" ? result : null;
+  return recordPayment(
+    trx,
+    Object.assign({}, charge, {
+      checkoutId: null,
+      processor: "stripe" as const,
+      status: declined ? ("failed" as const) : ("succeeded" as const),
+      method: "card" as const,
+      methodMetadata: result.card,
+      declineReason: declined?.code ?? null,
+      declineMessage: declined?.message ?? null,
+      processorRef: result.paymentRef,
+    }),
+  );
 }
 
 export async function getPayment(db: Knex, scope: { organizationId: string }, id: string): Promise<PaymentOut> {

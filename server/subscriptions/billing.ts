@@ -15,7 +15,7 @@ import { insertOrder, markOrderPaid, readOrder, type OrderItemInput, type Period
 import { findOrder, findOwedOrder, patchOrder, type OrderItemRow, type OrderReads, type OrderRow } from "../orders/repository.js";
 import { dueAmount } from "../orders/models.js";
 import { holdBalance, spendHeld } from "../wallets/service.js";
-import { recordPayment } from "../payments/service.js";
+import { recordCharge } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
@@ -454,23 +454,19 @@ async function settleCharge(
     }
     const total = dueAmount(order);
     if (result) {
-      await recordPayment(trx, {
-        organizationId: row.organization_id,
-        checkoutId: null,
-        orderId: order.id,
-        processor: "stripe",
-        status: result.status === "succeeded" ? "succeeded" : "failed",
-        amount: total,
-        currency: order.currency,
-        method: "card",
-        methodMetadata: result.card,
-        declineReason: result.status === "declined" ? result.code : null,
-        declineMessage: result.status === "declined" ? result.message : null,
-        processorMetadata: { processor: processorName, attempt },
-        processorRef: result.paymentRef,
-        // A retry is the dunning schedule's unless the order was moved up (a new card).
-        trigger: attempt === 1 ? "subscription_cycle" : (order.next_payment_trigger ?? "retry_dunning"),
-      });
+      await recordCharge(
+        trx,
+        {
+          organizationId: row.organization_id,
+          orderId: order.id,
+          amount: total,
+          currency: order.currency,
+          processorMetadata: { processor: processorName, attempt },
+          // A retry is the dunning schedule's unless the order was moved up (a new card).
+          trigger: attempt === 1 ? "subscription_cycle" : (order.next_payment_trigger ?? "retry_dunning"),
+        },
+        result,
+      );
     }
     if (!result || result.status === "succeeded") {
       if (order.next_payment_attempt_at) await patchOrder(trx, order.id, { next_payment_attempt_at: null, next_payment_trigger: null });
