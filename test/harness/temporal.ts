@@ -11,11 +11,19 @@ import { workflowsPath } from "./worker.js";
 
 export const TEMPORAL_TEST_SERVER_BIN = path.join(ROOT, ".cache", "bin", "temporal-test-server");
 
-/** A time-skipping environment on the Java test server that scripts/build-tools.sh installs. */
-export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: "existing-path", path: TEMPORAL_TEST_SERVER_BIN } },
-  });
+/**
+ * A time-skipping environment on the Java test server that scripts/build-tools.sh installs. The
+ * SDK waits 5 s for the JVM to listen, which a loaded machine can miss: a start that fails so is tried again.
+ */
+export async function createTimeSkippingEnv(attempts = 3): Promise<TestWorkflowEnvironment> {
+  try {
+    return await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: "existing-path", path: TEMPORAL_TEST_SERVER_BIN } },
+    });
+  } catch (err) {
+    if (attempts <= 1 || !(err instanceof Error && err.message.includes("Failed to start ephemeral server"))) throw err;
+    return createTimeSkippingEnv(attempts - 1);
+  }
 }
 
 /** An environment on the shared dev server started by test/setup/global.ts, in the file's namespace. */
