@@ -21,6 +21,7 @@ import { salesMethods } from "./sales";
 import { usageMethods } from "./usage";
 import { withProductBenefits } from "./products";
 import { metricsMethods } from "./metrics";
+import { seatMethods } from "./seats";
 
 async function getOne<T extends RaRecord>(r: AdminResource, id: Identifier): Promise<T> {
   if (r.getOperation) return call<T>("GET", itemPath(r), { path: { id: String(id) } });
@@ -148,5 +149,6 @@ export const dataProvider = {
   ...usageMethods,
   ...organizationMethods,
   ...metricsMethods,
+  ...seatMethods,
 };
 export type BorealisDataProvider = typeof dataProvider;
