@@ -1,5 +1,5 @@
 // The words of the screens outside react-admin's resource messages, under `borealis.<screen>`:
-// a purchase's seats.
+// a purchase's seats and the organization's OAuth2 applications.
 export const SCREEN_WORDS = {
   seats: {
     title: "Seats",
@@ -24,5 +24,24 @@ export const SCREEN_WORDS = {
     resend: "Resend invitation",
     resent: "Invitation sent again",
     invitation_expires: "invitation valid until %{date}",
+  },
+  oauth2_clients: {
+    intro: "Applications that sign people in with your organization's account (OAuth 2.0 and OpenID Connect).",
+    session_only: "Signed in with an access token: sign in with your email to manage OAuth2 applications.",
+    client_name: "Name",
+    client_id: "Client ID",
+    redirect_uris: "Redirect URIs",
+    redirect_uris_help: "One per line: where people come back after they allow the application",
+    scope: "Scopes",
+    scope_help: "What the application may ask for",
+    client_uri: "Home page",
+    logo_uri: "Logo URL",
+    tos_uri: "Terms of service URL",
+    policy_uri: "Privacy policy URL",
+    links: "Links shown when people are asked to allow it",
+    created: "Created",
+    secret_title: "Your application's client secret",
+    delete_title: "Delete %{name}?",
+    delete_content: "Its tokens stop working at once.",
   },
 };
