@@ -1,7 +1,20 @@
 // A purchase's seats: who holds each, its status, since when, and its actions (resend a pending
-// seat's invitation, revoke a live seat).
+// seat's invitation, revoke a live seat); a table, or a list of seats on a phone.
 import { useTranslate } from "react-admin";
-import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
+import {
+  Box,
+  Chip,
+  List,
+  ListItem,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+  useMediaQuery,
+  type Theme,
+} from "@mui/material";
 import type { CustomerSeat } from "../../api";
 import { formatDateTime } from "../../common/format";
 import { ResendInvitationButton } from "./ResendInvitationButton";
@@ -15,9 +28,50 @@ function since(seat: CustomerSeat): string | null | undefined {
   return seat.modified_at ?? seat.created_at;
 }
 
+function Status({ seat }: { seat: CustomerSeat }) {
+  const translate = useTranslate();
+  return (
+    <>
+      <Chip size="small" color={COLORS[seat.status]} label={translate(`borealis.seats.status_${seat.status}`)} />
+      {seat.status === "pending" && seat.invitation_token_expires_at ? (
+        <Typography variant="caption" component="div" color="text.secondary">
+          {translate("borealis.seats.invitation_expires", { date: formatDateTime(seat.invitation_token_expires_at) })}
+        </Typography>
+      ) : null}
+    </>
+  );
+}
+
+function Actions({ seat, onChange }: { seat: CustomerSeat; onChange: () => Promise<void> }) {
+  return (
+    <>
+      {seat.status === "pending" ? <ResendInvitationButton seat={seat} onDone={onChange} /> : null}
+      {seat.status !== "revoked" ? <RevokeSeatButton seat={seat} onDone={onChange} /> : null}
+    </>
+  );
+}
+
 export function SeatsTable({ seats, onChange }: { seats: CustomerSeat[]; onChange: () => Promise<void> }) {
   const translate = useTranslate();
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down("sm"));
   if (!seats.length) return <Typography variant="body2">{translate("borealis.seats.none")}</Typography>;
+  if (narrow)
+    return (
+      <List aria-label={translate("borealis.seats.table")} disablePadding>
+        {seats.map((seat) => (
+          <ListItem key={seat.id} divider sx={{ display: "block", px: 0 }}>
+            <Typography variant="body2">{seat.customer_email ?? seat.email ?? "—"}</Typography>
+            <Status seat={seat} />
+            <Typography variant="caption" component="div" color="text.secondary">
+              {translate("borealis.seats.since")}: {formatDateTime(since(seat))}
+            </Typography>
+            <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1 }}>
+              <Actions seat={seat} onChange={onChange} />
+            </Box>
+          </ListItem>
+        ))}
+      </List>
+    );
   return (
     <Box sx={{ overflowX: "auto" }}>
       <Table size="small" aria-label={translate("borealis.seats.table")}>
@@ -34,17 +88,11 @@ export function SeatsTable({ seats, onChange }: { seats: CustomerSeat[]; onChang
             <TableRow key={seat.id}>
               <TableCell>{seat.customer_email ?? seat.email ?? "—"}</TableCell>
               <TableCell>
-                <Chip size="small" color={COLORS[seat.status]} label={translate(`borealis.seats.status_${seat.status}`)} />
-                {seat.status === "pending" && seat.invitation_token_expires_at ? (
-                  <Typography variant="caption" component="div" color="text.secondary">
-                    {translate("borealis.seats.invitation_expires", { date: formatDateTime(seat.invitation_token_expires_at) })}
-                  </Typography>
-                ) : null}
+                <Status seat={seat} />
               </TableCell>
               <TableCell>{formatDateTime(since(seat))}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                {seat.status === "pending" ? <ResendInvitationButton seat={seat} onDone={onChange} /> : null}
-                {seat.status !== "revoked" ? <RevokeSeatButton seat={seat} onDone={onChange} /> : null}
+                <Actions seat={seat} onChange={onChange} />
               </TableCell>
             </TableRow>
           ))}
