@@ -159,6 +159,7 @@ export type OperationId =
   | "oauth2:clients:oauth2:get_client"
   | "oauth2:clients:oauth2:update_client"
   | "oauth2:introspect_token"
+  | "oauth2:list"
   | "oauth2:request_token"
   | "oauth2:revoke_token"
   | "oauth2:userinfo"
@@ -1309,6 +1310,13 @@ export interface OperationTypes {
     body: NonNullable<Ops["oauth2:introspect_token"]["requestBody"]>["content"]["application/x-www-form-urlencoded"];
     status: 200;
     result: Ops["oauth2:introspect_token"]["responses"][200]["content"]["application/json"];
+  };
+  "oauth2:list": {
+    params: {};
+    query: NonNullable<Ops["oauth2:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["oauth2:list"]["responses"][200]["content"]["application/json"];
   };
   "oauth2:request_token": {
     params: {};

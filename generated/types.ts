@@ -3015,6 +3015,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth2/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Clients
+         * @description The OAuth2 clients of the signed-in user's active organization (any member), the newest first, without their secrets. Polar's dashboard call, beyond its clients.
+         */
+        get: operations["oauth2:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth2/register": {
         parameters: {
             query?: never;
@@ -13966,6 +13986,10 @@ export interface components {
             client_name?: string;
         } & {
             [key: string]: unknown;
+        };
+        ListResourceOAuth2Client: {
+            items: components["schemas"]["OAuth2ClientRegistration"][];
+            pagination: components["schemas"]["Pagination"];
         };
         /** @description Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened. */
         Error: {
@@ -30520,6 +30544,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "oauth2:list": {
+        parameters: {
+            query?: {
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceOAuth2Client"];
+                };
+            };
+            /** @description Unauthorized: invalid_token (no signed-in member of an organization), with a WWW-Authenticate challenge */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Forbidden: access_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */

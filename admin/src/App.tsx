@@ -36,6 +36,7 @@ import payments from "./resources/payments";
 import disputes from "./resources/disputes";
 import licenseKeys from "./resources/license-keys";
 import webhooks from "./resources/webhooks";
+import oauth2Clients from "./resources/oauth2-clients";
 import testClocks from "./resources/test-clocks";
 import events from "./resources/events";
 import eventTypes from "./resources/event-types";
@@ -84,6 +85,7 @@ export function App() {
         <Resource name="payments" {...payments} options={{ label: "Payments" }} />
         <Resource name="disputes" {...disputes} options={{ label: "Disputes" }} />
         <Resource name="webhooks-endpoints" {...webhooks} options={{ label: "Webhooks" }} />
+        <Resource name="oauth2-clients" {...oauth2Clients} options={{ label: "OAuth2 applications" }} />
         <Resource name="webhooks-deliveries" options={{ label: "Webhook deliveries" }} />
         <Resource name="test-clocks" {...testClocks} options={{ label: "Test clocks" }} />
         <CustomRoutes>

@@ -13,6 +13,7 @@ export const EXTENSION_TAGS: readonly string[] = [
   "members",
   "wallets",
   "customer-seats",
+  "oauth2-clients",
 ];
 
 export const isExtension = (op: { tag: string }) => EXTENSION_TAGS.includes(op.tag);

@@ -12951,6 +12951,11 @@ export type OAuth2ClientRegistration = {
     [key: string]: unknown | string | number | Array<string> | undefined;
 };
 
+export type ListResourceOAuth2Client = {
+    items: Array<OAuth2ClientRegistration>;
+    pagination: Pagination;
+};
+
 /**
  * Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened.
  */
@@ -24988,6 +24993,56 @@ export type WalletsCreditResponses = {
 };
 
 export type WalletsCreditResponse = WalletsCreditResponses[keyof WalletsCreditResponses];
+
+export type Oauth2ListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/oauth2/';
+};
+
+export type Oauth2ListErrors = {
+    /**
+     * Unauthorized: invalid_token (no signed-in member of an organization), with a WWW-Authenticate challenge
+     */
+    401: OAuth2Error;
+    /**
+     * Forbidden: access_denied
+     */
+    403: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2ListError = Oauth2ListErrors[keyof Oauth2ListErrors];
+
+export type Oauth2ListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceOAuth2Client;
+};
+
+export type Oauth2ListResponse = Oauth2ListResponses[keyof Oauth2ListResponses];
 
 export type Oauth2ClientsOauth2CreateClientData = {
     body: OAuth2ClientConfiguration;

@@ -1,9 +1,11 @@
-// OAuth2 client registration (RFC 7591) and its management (RFC 7592 style) under Polar's
-// /v1/oauth2/register paths: each call is handed to better-auth's OAuth provider as the signed-in
-// user who makes it (their session cookie or bearer token), and its refusals take RFC 6749's shape.
+// OAuth2 client registration (RFC 7591), its management (RFC 7592 style) under Polar's
+// /v1/oauth2/register paths and the list of an organization's clients: each call is handed to
+// better-auth's OAuth provider as the signed-in user who makes it (their session cookie or bearer
+// token), and its refusals take RFC 6749's shape.
 import type { components } from "../../generated/types.js";
 import { retryAfterOf } from "../auth/routes.js";
 import { TooManyRequests } from "../kit/errors.js";
+import { DEFAULT_LIMIT, type Page } from "../kit/pagination.js";
 import { clientLinksProblem } from "./client-links.js";
 import { OAuth2Failure, registrationFailure } from "./errors.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
@@ -94,4 +96,18 @@ export async function updateClient(p: Provider, clientId: string, metadata: Meta
 
 export async function deleteClient(p: Provider, clientId: string): Promise<void> {
   answered(await call(p, "/oauth2/delete-client", "POST", { client_id: clientId }));
+}
+
+/** The active organization's clients (better-auth scopes them by the session's), newest first, a page of them. */
+export async function listClients(p: Provider, query: { page?: number; limit?: number }): Promise<Page<Registration>> {
+  const all = answered(await call(p, "/oauth2/get-clients", "GET"));
+  const clients = (Array.isArray(all) ? (all as Registration[]) : []).sort(
+    (a, b) => (b.client_id_issued_at ?? 0) - (a.client_id_issued_at ?? 0) || a.client_id.localeCompare(b.client_id),
+  );
+  const page = query.page ?? 1;
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  return {
+    items: clients.slice((page - 1) * limit, page * limit),
+    pagination: { total_count: clients.length, max_page: Math.ceil(clients.length / limit) },
+  };
 }

@@ -1,6 +1,6 @@
 // HTTP handlers of the OAuth2 operations.
 import { type Ctx, type Handlers } from "../kit/context.js";
-import { createClient, deleteClient, getClient, updateClient } from "./clients.js";
+import { createClient, deleteClient, getClient, listClients, updateClient } from "./clients.js";
 import { describeAuthorization, introspectToken, requestToken, revokeToken, userInfo } from "./service.js";
 
 type Ops =
@@ -9,6 +9,7 @@ type Ops =
   | "oauth2:revoke_token"
   | "oauth2:introspect_token"
   | "oauth2:userinfo"
+  | "oauth2:list"
   | "oauth2:clients:oauth2:create_client"
   | "oauth2:clients:oauth2:get_client"
   | "oauth2:clients:oauth2:update_client"
@@ -22,6 +23,7 @@ export const oauth2Handlers: Handlers<Ops> = {
   "oauth2:revoke_token": async ({ body }, ctx) => ({ status: 200, body: await revokeToken(provider(ctx), body) }),
   "oauth2:introspect_token": async ({ body }, ctx) => ({ status: 200, body: await introspectToken(provider(ctx), ctx.db, body) }),
   "oauth2:userinfo": async (_input, ctx) => ({ status: 200, body: await userInfo(ctx.db, ctx.caller) }),
+  "oauth2:list": async ({ query }, ctx) => ({ status: 200, body: await listClients(provider(ctx), query ?? {}) }),
   "oauth2:clients:oauth2:create_client": async ({ body }, ctx) => ({ status: 201, body: await createClient(provider(ctx), body) }),
   "oauth2:clients:oauth2:get_client": async ({ params }, ctx) => ({ status: 200, body: await getClient(provider(ctx), params.client_id) }),
   "oauth2:clients:oauth2:update_client": async ({ params, body }, ctx) => ({

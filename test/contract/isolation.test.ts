@@ -203,6 +203,7 @@ const PUBLIC: Record<string, string> = {
   "oauth2:clients:oauth2:get_client": "better-auth answers the client's own user only",
   "oauth2:clients:oauth2:update_client": "better-auth answers the client's own user only",
   "oauth2:clients:oauth2:delete_client": "better-auth answers the client's own user only",
+  "oauth2:list": "better-auth lists the signed-in member's active organization's clients only",
 };
 
 /** Operations an OAuth2 client authenticates inside the handler (its client id and secret): walked by their own test. */
@@ -694,7 +695,7 @@ describe("isolation and permissions over every operation", () => {
             : await send(op, { path: op.path, body: { invitation_token: token } }, null);
         if (![400, 404].includes(res.status) || res.text.includes("polar_cst_"))
           failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
-      } else if (op.id.startsWith("oauth2:clients:")) {
+      } else if (op.id.startsWith("oauth2:clients:") || op.id === "oauth2:list") {
         // No signed-in user: refused.
         const res = await send(
           op,

@@ -1,6 +1,7 @@
 // OAuth2 client registration under Polar's paths through 0.49.0's oauth2.clients: a signed-in
 // owner creates, reads, updates and deletes a client (served by the contract's pipeline over the
-// OAuth provider's storage); a stranger, a missing client and bad metadata are refused.
+// OAuth provider's storage); a stranger, a missing client and bad metadata are refused. The list
+// (GET /v1/oauth2/, Polar's dashboard call) holds the organization's clients only.
 import { describe, expect, it } from "vitest";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { HTTPClient } from "polar-sdk-049/lib/http.js";
@@ -98,5 +99,33 @@ describe("oauth2 clients", () => {
       body: JSON.stringify({ client_name: "Raw", redirect_uris: [REDIRECT] }),
     });
     expect(raw.status).toBe(201);
+  });
+
+  it("lists the organization's clients, newest first, paged, without secrets", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const polar = sdkAs(owner.browser);
+    const first = (await polar.oauth2.clients.create({ clientName: "First", redirectUris: [REDIRECT], scope: "openid" })) as {
+      client_id: string;
+    };
+    const second = (await polar.oauth2.clients.create({ clientName: "Second", redirectUris: [REDIRECT], scope: "openid" })) as {
+      client_id: string;
+    };
+    const list = async (browser: Browser | null, query = "") => {
+      const res = await (browser ? browser.fetch : fetch)(`${api.url}/v1/oauth2/${query}`);
+      return { status: res.status, body: (await res.json()) as { items: Record<string, unknown>[]; pagination: unknown } };
+    };
+    const all = await list(owner.browser);
+    expect(all.status).toBe(200);
+    expect(all.body.items.map((c) => c.client_id).sort()).toEqual([first.client_id, second.client_id].sort());
+    expect(all.body.pagination).toEqual({ total_count: 2, max_page: 1 });
+    expect(all.body.items.every((c) => c.client_secret === undefined)).toBe(true);
+    const paged = await list(owner.browser, "?limit=1&page=2");
+    expect(paged.body).toEqual({ items: [all.body.items[1]], pagination: { total_count: 2, max_page: 2 } });
+
+    // another organization's owner sees none of them; no one signed in is refused
+    const stranger = await ownerWithOrganization(api.url, "Stranger");
+    expect((await list(stranger.browser)).body).toEqual({ items: [], pagination: { total_count: 0, max_page: 0 } });
+    expect((await list(null)).status).toBe(401);
+    expect((await list(owner.browser, "?limit=1000")).status).toBe(422);
   });
 });

@@ -1,6 +1,7 @@
 // The API's error bodies as react-admin errors. A 422's detail[].loc becomes a nested errors object
 // react-admin puts on the matching form fields (loc ["body", "prices", 0, "price_amount"] →
-// prices.0.price_amount); any other error is a notification naming the error and its detail.
+// prices.0.price_amount); any other error is a notification naming the error and its detail (an
+// OAuth2 error's error_description).
 import { HttpError } from "react-admin";
 
 export interface ValidationIssue {
@@ -56,7 +57,7 @@ export function issuesToErrors(issues: ValidationIssue[]): Nested {
 export function errorMessage(status: number, body: unknown): string {
   if (isRecord(body)) {
     const name = typeof body.error === "string" ? body.error : null;
-    const detail = typeof body.detail === "string" ? body.detail : typeof body.message === "string" ? body.message : null;
+    const detail = [body.detail, body.error_description, body.message].find((d): d is string => typeof d === "string") ?? null;
     if (Array.isArray(body.detail) && body.detail.every(isIssue)) {
       return `Invalid input — ${body.detail.map((i) => `${fieldPath(i).join(".") || "request"}: ${i.msg}`).join("; ")}`;
     }

@@ -21,6 +21,8 @@ import { salesMethods } from "./sales";
 import { usageMethods } from "./usage";
 import { withProductBenefits } from "./products";
 import { metricsMethods } from "./metrics";
+import { seatMethods } from "./seats";
+import { withOAuth2Clients } from "./oauth2Clients";
 
 async function getOne<T extends RaRecord>(r: AdminResource, id: Identifier): Promise<T> {
   if (r.getOperation) return call<T>("GET", itemPath(r), { path: { id: String(id) } });
@@ -143,10 +145,11 @@ const crud: DataProvider = {
 
 /** CRUD plus the contract's other calls; screens take it as useDataProvider<BorealisDataProvider>(). */
 export const dataProvider = {
-  ...withProductBenefits(crud),
+  ...withOAuth2Clients(withProductBenefits(crud)),
   ...salesMethods,
   ...usageMethods,
   ...organizationMethods,
   ...metricsMethods,
+  ...seatMethods,
 };
 export type BorealisDataProvider = typeof dataProvider;

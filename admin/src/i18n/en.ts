@@ -1,8 +1,9 @@
-// The console's English: react-admin's own messages with ours over them, and each resource's
-// words (resources.ts) under `resources.<name>`.
+// The console's English: react-admin's own messages with ours over them, each resource's words
+// (resources.ts) under `resources.<name>`, and other screens' words (screens.ts) under `borealis`.
 import englishMessages from "ra-language-english";
 import type { TranslationMessages } from "react-admin";
 import { RESOURCE_WORDS, type ResourceWords } from "./resources";
+import { SCREEN_WORDS } from "./screens";
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -41,4 +42,5 @@ export const en: TranslationMessages = {
     auth: Object.assign({}, ra.auth, { auth_check_error: "Sign in to continue" }),
   }),
   resources: Object.fromEntries(Object.entries(RESOURCE_WORDS).map(([name, w]) => [name, resourceMessages(w)])),
+  borealis: SCREEN_WORDS,
 };

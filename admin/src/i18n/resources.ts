@@ -106,6 +106,12 @@ export const RESOURCE_WORDS: Record<string, ResourceWords> = {
     empty: "No webhooks yet",
     invite: "A webhook tells your server when something happens: an order paid, a subscription canceled.",
   },
+  "oauth2-clients": {
+    one: "OAuth2 application",
+    many: "OAuth2 applications",
+    empty: "No OAuth2 applications yet",
+    invite: "An OAuth2 application signs people in with your organization's account and acts for them through the API.",
+  },
   "webhooks-deliveries": { one: "webhook delivery", many: "webhook deliveries", empty: "No deliveries yet" },
   "test-clocks": {
     one: "test clock",

@@ -4,6 +4,7 @@
 import type { ReactNode } from "react";
 import { Menu as RaMenu, usePermissions, useSidebarState } from "react-admin";
 import { Box, Typography } from "@mui/material";
+import { credentials } from "../authProvider/credentials";
 import DashboardIcon from "@mui/icons-material/Dashboard";
 import SettingsIcon from "@mui/icons-material/Settings";
 import GroupIcon from "@mui/icons-material/Group";
@@ -74,6 +75,8 @@ export function Menu() {
             <RaMenu.Item to="/settings" primaryText="Organization" leftIcon={<SettingsIcon />} />
             <RaMenu.Item to="/settings/emails" primaryText="Email" leftIcon={<EmailIcon />} />
             <RaMenu.Item to="/settings/members" primaryText="Members" leftIcon={<GroupIcon />} />
+            {/* managed as the signed-in person, not with an access token */}
+            {credentials.bearer() ? null : <RaMenu.ResourceItem name="oauth2-clients" />}
             <RaMenu.ResourceItem name="test-clocks" />
           </Section>
         </>

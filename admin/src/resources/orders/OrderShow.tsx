@@ -6,6 +6,7 @@ import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
 import { humanize } from "../../common/format";
 import { RelatedList, ShowActions, recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
+import { SeatsSection } from "../customer-seats";
 import { Amounts } from "./Amounts";
 import { FinalizeButton, ReceiptButton } from "./DraftButtons";
 import { InvoiceButton } from "./InvoiceButton";
@@ -80,6 +81,7 @@ export function OrderShow() {
           </RelatedList>
         </Grid>
       </Grid>
+      <SeatsSection of="order" />
     </Show>
   );
 }

@@ -4,6 +4,7 @@ import { DateTimeField, EnumField } from "../../common/fields";
 import { billingText } from "../../common/format";
 import { recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
+import { SeatsSection } from "../customer-seats";
 import { Actions } from "./SubscriptionActions";
 import { SubscriptionAmountField } from "./SubscriptionAmountField";
 import { TrialDatesField } from "./TrialDatesField";
@@ -29,6 +30,7 @@ export function SubscriptionShow() {
         <TextField source="customer_cancellation_comment" label="Cancellation comment" emptyText="—" />
         {recordDetails({ created: false })}
       </SimpleShowLayout>
+      <SeatsSection of="subscription" />
     </Show>
   );
 }
