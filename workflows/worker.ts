@@ -1,5 +1,5 @@
 // The Temporal worker process part: builds the activities (createActivities, with the services
-// of activity-deps.ts), bundles the workflows, polls the task queue in the background, makes sure the
+// of activity-deps.ts), loads the workflows' bundle (bundle.ts), polls the task queue in the background, makes sure the
 // singleton workflow (the outbox relay) is running and the periodic Schedules exist (schedules.ts).
 // `scripts/run.ts` calls startWorker next to the API.
 import path from "node:path";
@@ -30,6 +30,7 @@ import { ensurePeriodicSchedules } from "./schedules.js";
 import { DEFAULT_MAX_LISTENERS } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { temporalDoor } from "../server/workflows-door.js";
+import { workflowBundlePath } from "./bundle.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
 import { foldUsage } from "../server/meters/fold.js";
@@ -148,8 +149,8 @@ async function tracingOptions(): Promise<Partial<WorkerOptions>> {
   // a context per workflow, as before 1.9, costs memory but keeps one trace. Only with tracing on.
   const traced: Partial<WorkerOptions> = {
     sinks: { exporter: makeWorkflowExporter(t.exporter, t.resource) },
+    workflowBundle: { codePath: await workflowBundlePath(workflowsPath, [workflowTracingPath]) },
     interceptors: {
-      workflowModules: [workflowTracingPath],
       activity: [
         (ctx) => ({
           inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
@@ -187,13 +188,16 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       },
       logger,
     );
+    const traced = await tracingOptions();
     worker = await Worker.create(
       Object.assign(
-        { connection, namespace, taskQueue, workflowsPath },
+        { connection, namespace, taskQueue },
         // An option the SDK reads but no longer declares (sdk-typescript#249).
         { isolateExecutionTimeout: NO_ISOLATE_TIMEOUT } as Partial<WorkerOptions>,
         Object.assign({}, SHUTDOWN, WEBHOOK_DELIVERY_TUNING, opts.tuning),
-        Object.assign(await tracingOptions(), { activities: Object.assign(createActivities(deps), periodic) }),
+        // The workflows' bundle: with tracing, the one that holds its interceptors.
+        traced.workflowBundle ? traced : Object.assign(traced, { workflowBundle: { codePath: await workflowBundlePath(workflowsPath) } }),
+        { activities: Object.assign(createActivities(deps), periodic) },
       ),
     );
     const w = worker;

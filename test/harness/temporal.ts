@@ -7,7 +7,7 @@ import { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DefaultLogger, IllegalStateError, Runtime, Worker, type LogLevel } from "@temporalio/worker";
 import { afterAll, beforeAll } from "vitest";
 import { ROOT } from "../../scripts/services.js";
-import { workflowsPath } from "./worker.js";
+import { workflowBundle } from "./worker.js";
 
 export const TEMPORAL_TEST_SERVER_BIN = path.join(ROOT, ".cache", "bin", "temporal-test-server");
 
@@ -60,7 +60,7 @@ export function useTimeSkippingWorker(
     state.worker = await Worker.create({
       connection: state.env.nativeConnection,
       taskQueue,
-      workflowsPath,
+      workflowBundle: await workflowBundle(),
       activities: opts.activities(state.env),
     });
     state.running = state.worker.run();

@@ -12,11 +12,17 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { activityDeps } from "../../workflows/activity-deps.js";
+import { workflowBundlePath } from "../../workflows/bundle.js";
 
 /** The activities' services over a test's database, as the worker builds them (workflows/activity-deps.ts). */
 export { activityDeps };
 
 export const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
+
+/** The workflows' bundle (built once for all the suites' workers: workflows/bundle.ts), as Worker.create takes it. */
+export async function workflowBundle(): Promise<{ codePath: string }> {
+  return { codePath: await workflowBundlePath(workflowsPath) };
+}
 
 export interface TestWorker {
   readonly taskQueue: string;
@@ -41,7 +47,7 @@ export function useTestWorker(
       connection: state.connection,
       namespace,
       taskQueue,
-      workflowsPath,
+      workflowBundle: await workflowBundle(),
       activities: opts.activities(),
     });
     state.running = state.worker.run();

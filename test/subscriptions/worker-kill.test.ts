@@ -19,7 +19,7 @@ import { readSandboxLedger, SandboxProcessor } from "../../server/processors/san
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { activityDeps, createSubscriptionFixture, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, createSubscriptionFixture, useWorkflowInfra, workflowBundle } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 const DAY = 86_400_000;
@@ -100,7 +100,7 @@ describe("subscription worker killed mid-charge", () => {
         connection: nativeConnection,
         namespace: infra.namespace,
         taskQueue,
-        workflowsPath,
+        workflowBundle: await workflowBundle(),
         activities: createSubscriptionActivities(activityDeps(infra.knex)),
       });
       secondRunning = second.run();

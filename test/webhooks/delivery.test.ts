@@ -22,7 +22,7 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-delivery.js";
-import { activityDeps, createOrganization, rejects, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, createOrganization, rejects, useWorkflowInfra, workflowBundle } from "../harness/index.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, Receiver, verifyDirect } from "./receiver.js";
 import { sleep } from "../../server/kit/time.js";
@@ -672,7 +672,7 @@ describe("webhook delivery", () => {
         connection: h.nativeConnection,
         namespace: infra.namespace,
         taskQueue: killQueue,
-        workflowsPath,
+        workflowBundle: await workflowBundle(),
         activities: createWebhookActivities(activityDeps(infra.knex)),
       });
       secondRunning = second.run();

@@ -17,7 +17,7 @@ import { createWebhookActivities, type WebhookWaker } from "../../workflows/acti
 import { sweepBackstop } from "../../workflows/backstop.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
-import { activityDeps, type WorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, type WorkflowInfra, workflowBundle } from "../harness/index.js";
 import { Receiver } from "./receiver.js";
 
 export interface WebhookHarnessOptions {
@@ -67,7 +67,7 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
       connection: h.nativeConnection,
       namespace: infra.namespace,
       taskQueue: h.taskQueue,
-      workflowsPath,
+      workflowBundle: await workflowBundle(),
       activities: {
         ...createOutboxActivities(activityDeps(infra.knex, { directDeliveries: h.direct }), { wakeWebhookEndpoints: h.waker }),
         ...createWebhookActivities(activityDeps(infra.knex), { deliveryTimeoutMs: opts.deliveryTimeoutMs }),

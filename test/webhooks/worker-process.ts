@@ -2,6 +2,7 @@
 // `tsx test/webhooks/worker-process.ts` with WH_DATABASE_URL, WH_TEMPORAL_ADDRESS, WH_NAMESPACE
 // and WH_TASK_QUEUE. Prints "ready" once polling.
 import { fileURLToPath } from "node:url";
+import { workflowBundlePath } from "../../workflows/bundle.js";
 import { DefaultLogger, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import { createKnex } from "../../server/kit/db.js";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
@@ -19,7 +20,7 @@ const worker = await Worker.create({
   connection: await NativeConnection.connect({ address: env("WH_TEMPORAL_ADDRESS") }),
   namespace: env("WH_NAMESPACE"),
   taskQueue: env("WH_TASK_QUEUE"),
-  workflowsPath: fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url)),
+  workflowBundle: { codePath: await workflowBundlePath(fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url))) },
   activities: createWebhookActivities(activityDeps(knex)),
 });
 const running = worker.run();
