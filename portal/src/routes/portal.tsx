@@ -21,6 +21,9 @@ import { SignIn } from "../features/portal/signin.js";
 import { BenefitsSection, BillingSection, PaymentMethodsSection, UsageSection } from "../features/portal/sections.js";
 import { SubscriptionsSection } from "../features/portal/subscriptions.js";
 import { TeamSection } from "../features/portal/team.js";
+import { SeatsSection } from "../features/portal/seats.js";
+import { WalletSection } from "../features/portal/wallet.js";
+import { ClaimSeat } from "../features/portal/claim.js";
 import { Loading, MessagePage } from "../ui/components.js";
 import { navigate } from "../router.js";
 import { setFavicon } from "../ui/favicon.js";
@@ -52,6 +55,10 @@ function Section({ id }: { id: SectionId }) {
       return <EmailsSection />;
     case "team":
       return <TeamSection />;
+    case "seats":
+      return <SeatsSection />;
+    case "wallet":
+      return <WalletSection />;
   }
 }
 
@@ -137,6 +144,19 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
           storeToken(slug, token);
           setState({ kind: "loading" });
           navigate(`/${encodeURIComponent(slug)}/portal/emails`, { replace: true });
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
+  if (section === "claim" && (state.kind === "signin" || state.kind === "ready")) {
+    // A seat invitation's link: signed in or not, the token is the proof; claiming signs in as the seat's holder.
+    return (
+      <ClaimSeat
+        onClaimed={(claimedSlug, token) => {
+          storeToken(claimedSlug, token);
+          setState({ kind: "loading" });
+          navigate(`/${encodeURIComponent(claimedSlug)}/portal`, { replace: true });
           setAttempt((n) => n + 1);
         }}
       />

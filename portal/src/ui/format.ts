@@ -15,14 +15,24 @@ export function minorDigits(currency: string): number {
   return digits;
 }
 
-export function formatMoney(minor: number, currency: string): string {
+function money(minor: number, currency: string, signDisplay: "auto" | "exceptZero"): string {
   const code = currency.toUpperCase();
   const digits = minorDigits(code);
   return new Intl.NumberFormat(locale(), {
     style: "currency",
     currency: code,
+    signDisplay,
     minimumFractionDigits: minor % 10 ** digits === 0 ? 0 : digits,
   }).format(minor / 10 ** digits);
+}
+
+export function formatMoney(minor: number, currency: string): string {
+  return money(minor, currency, "auto");
+}
+
+/** A change of a balance, signed both ways: "+$10", "-$4.50". */
+export function formatMoneyChange(minor: number, currency: string): string {
+  return money(minor, currency, "exceptZero");
 }
 
 /** A major-unit amount typed by the buyer ("12.50") in minor units, or null when it is not a number. */

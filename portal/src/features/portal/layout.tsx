@@ -1,11 +1,12 @@
 // The portal's frame: the organization, who is signed in, the sections the organization offers,
 // and a section's failure shown in words.
 import type { ReactNode } from "react";
-import type { ApiFailure } from "../../api/errors.js";
+import { customerPortalWalletsList } from "../../../../generated/client/sdk.gen.js";
+import { call, type ApiFailure } from "../../api/errors.js";
 import { Alert, Button, Loading } from "../../ui/components.js";
 import { navigate } from "../../router.js";
 import { usePortal } from "./context.js";
-import type { Loaded } from "./data.js";
+import { useLoad, type Loaded } from "./data.js";
 import type { OrganizationCustomerPortalSettings } from "../../../../generated/client/types.gen.js";
 
 export const SECTIONS = [
@@ -18,6 +19,8 @@ export const SECTIONS = [
   { id: "billing", label: "Billing details", setting: "billing_details" },
   { id: "emails", label: "Email preferences", setting: null },
   { id: "team", label: "Team", setting: null },
+  { id: "seats", label: "Seats", setting: null },
+  { id: "wallet", label: "Wallet", setting: null },
 ] as const;
 
 export type SectionId = (typeof SECTIONS)[number]["id"];
@@ -36,22 +39,48 @@ export function Failed({ error }: { error: ApiFailure }) {
   );
 }
 
-/** A link to a section's page (its whole list), followed in the page unless opened in a new tab. */
-export function SectionLink(props: { section: SectionId; current?: boolean; children: ReactNode }) {
-  const { href } = usePortal();
-  const to = href(props.section === "overview" ? "" : props.section);
+/** Newer / older pages of a list, when it has more than one. */
+export function Pager(props: { label: string; page: number; maxPage: number; onPage: (page: number) => void }) {
+  if (props.maxPage <= 1) return null;
+  return (
+    <nav className="actions" aria-label={props.label}>
+      <Button disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
+        Newer
+      </Button>
+      <span className="muted">
+        Page {props.page} of {props.maxPage}
+      </span>
+      <Button disabled={props.page >= props.maxPage} onClick={() => props.onPage(props.page + 1)}>
+        Older
+      </Button>
+    </nav>
+  );
+}
+
+/** A link to a portal path, followed in the page unless opened in a new tab. */
+export function PageLink(props: { to: string; current?: boolean; children: ReactNode }) {
   return (
     <a
-      href={to}
+      href={props.to}
       aria-current={props.current ? "page" : undefined}
       onClick={(e) => {
         if (e.metaKey || e.ctrlKey || e.shiftKey) return;
         e.preventDefault();
-        navigate(to);
+        navigate(props.to);
       }}
     >
       {props.children}
     </a>
+  );
+}
+
+/** A link to a section's page (its whole list). */
+export function SectionLink(props: { section: SectionId; current?: boolean; children: ReactNode }) {
+  const { href } = usePortal();
+  return (
+    <PageLink to={href(props.section === "overview" ? "" : props.section)} current={props.current}>
+      {props.children}
+    </PageLink>
   );
 }
 
@@ -77,11 +106,16 @@ export function Opened<T>(props: {
 }
 
 export function PortalLayout(props: { section: SectionId; onSignOut: () => void; children: ReactNode }) {
-  const { storefront, customer, sections, returnUrl } = usePortal();
+  const { client, storefront, customer, sections, returnUrl } = usePortal();
   const org = storefront.organization;
-  // A team's members are shown where the organization has the Member model on (the section says when the customer is no team).
+  // A team's members are shown where the organization has the Member model on (the section says when the customer is no team),
+  // seats where it has seat-based pricing on, the wallet once the customer has a balance.
   const members = org.feature_settings?.member_model_enabled === true;
-  const visible = SECTIONS.filter((s) => offers(sections, s) && (s.id !== "team" || members));
+  const seats = org.feature_settings?.seat_based_pricing_enabled === true;
+  const [wallets] = useLoad(() => call(customerPortalWalletsList({ client, query: { limit: 1 } })), [client]);
+  const wallet = wallets.state === "ready" && wallets.data.items.length > 0;
+  const shown: Partial<Record<SectionId, boolean>> = { team: members, seats, wallet };
+  const visible = SECTIONS.filter((s) => offers(sections, s) && shown[s.id] !== false);
   return (
     <div className="page">
       <header className="portal__header">

@@ -19,7 +19,7 @@ import { CardForm, type PaymentCollector } from "../checkout/payment.js";
 import { usePortal } from "./context.js";
 import { useLoad } from "./data.js";
 import { useLocation } from "../../router.js";
-import { Failed, Opened } from "./layout.js";
+import { Failed, Opened, Pager } from "./layout.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -261,19 +261,7 @@ function OrderList() {
       ) : (
         items.map((o) => <OrderCard key={o.id} order={o} onChanged={reload} />)
       )}
-      {pagination.max_page > 1 ? (
-        <nav className="actions" aria-label="Pages of orders">
-          <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            Newer
-          </Button>
-          <span className="muted">
-            Page {page} of {pagination.max_page}
-          </span>
-          <Button disabled={page >= pagination.max_page} onClick={() => setPage((p) => p + 1)}>
-            Older
-          </Button>
-        </nav>
-      ) : null}
+      <Pager label="Pages of orders" page={page} maxPage={pagination.max_page} onPage={setPage} />
     </section>
   );
 }

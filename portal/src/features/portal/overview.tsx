@@ -8,24 +8,9 @@ import {
 import { call } from "../../api/errors.js";
 import { Loading } from "../../ui/components.js";
 import { formatDate, formatMoney, perInterval } from "../../ui/format.js";
-import { navigate } from "../../router.js";
 import { usePortal } from "./context.js";
 import { useLoad } from "./data.js";
-
-function Go({ to, children }: { to: string; children: string }) {
-  return (
-    <a
-      href={to}
-      onClick={(e) => {
-        if (e.metaKey || e.ctrlKey || e.shiftKey) return;
-        e.preventDefault();
-        navigate(to);
-      }}
-    >
-      {children}
-    </a>
-  );
-}
+import { PageLink } from "./layout.js";
 
 export function OverviewSection() {
   const { client, customer, sections, href } = usePortal();
@@ -64,7 +49,7 @@ export function OverviewSection() {
                   </li>
                 ))}
               </ul>
-              <Go to={href("subscriptions")}>Manage subscriptions</Go>
+              <PageLink to={href("subscriptions")}>Manage subscriptions</PageLink>
             </div>
           ) : null}
           {data.data.orders ? (
@@ -78,7 +63,7 @@ export function OverviewSection() {
                   </li>
                 ))}
               </ul>
-              <Go to={href("orders")}>All orders</Go>
+              <PageLink to={href("orders")}>All orders</PageLink>
             </div>
           ) : null}
           {data.data.grants ? (
@@ -87,7 +72,7 @@ export function OverviewSection() {
               <p>
                 {data.data.grants.pagination.total_count} benefit{data.data.grants.pagination.total_count === 1 ? "" : "s"}
               </p>
-              <Go to={href("benefits")}>License keys, downloads and access</Go>
+              <PageLink to={href("benefits")}>License keys, downloads and access</PageLink>
             </div>
           ) : null}
         </div>
