@@ -38,6 +38,8 @@ export interface MetricsFilters {
   previousQuery: Record<string, unknown> | null;
   previousStart: string | null;
   previousEnd: string | null;
+  /** The first day the metrics cover (GET /v1/metrics/limits). */
+  minDate: string;
   /** Whether the limits allow `interval` over this range (true until they are known). */
   allows: (interval: TimeInterval) => boolean;
   set: (patch: Partial<Pick<MetricsFilters, "start" | "end" | "interval" | "productIds">>) => void;
@@ -93,6 +95,7 @@ export function useMetricsFilters(): MetricsFilters {
       previousQuery: hasPrevious ? base(previousStart, previousEnd) : null,
       previousStart: hasPrevious ? previousStart : null,
       previousEnd: hasPrevious ? previousEnd : null,
+      minDate,
       allows,
       set: (patch) => {
         const next = new URLSearchParams(params);
