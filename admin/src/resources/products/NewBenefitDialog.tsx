@@ -12,7 +12,10 @@ export function NewBenefitDialog() {
       <DialogContent sx={{ p: 0 }}>
         <CreateBase resource="benefits" redirect={false} transform={body} mutationOptions={{ onSuccess: onCreate }}>
           {/* react-admin pins a form's toolbar to the screen's bottom on a phone: in a dialog it stays in the dialog */}
-          <SimpleForm defaultValues={{ type: "custom", description: filter }} toolbar={<Toolbar sx={{ position: "static" }} />}>
+          <SimpleForm
+            defaultValues={{ type: "custom", description: filter }}
+            toolbar={<Toolbar sx={{ "&.RaToolbar-mobileToolbar": { position: "static" } }} />}
+          >
             <BenefitInputs create />
           </SimpleForm>
         </CreateBase>
