@@ -98,7 +98,9 @@ export function useMetricsFilters(): MetricsFilters {
       minDate,
       allows,
       set: (patch) => {
-        const next = new URLSearchParams(params);
+        // the address as it is now: a change typed right after another may come before the page
+        // has re-rendered with the first, and must not drop it
+        const next = new URLSearchParams(window.location.search);
         if (patch.start !== undefined) next.set("from", patch.start);
         if (patch.end !== undefined) next.set("to", patch.end);
         if (patch.interval !== undefined) next.set("interval", patch.interval);
