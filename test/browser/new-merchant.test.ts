@@ -9,7 +9,7 @@ import { useBrowserStack } from "./harness.js";
 import { pickOption } from "./console-helpers.js";
 import { card, fill } from "./shop.js";
 
-describe("a new merchant, from sign-up to the first sale", { timeout: 300_000 }, () => {
+describe("a new merchant, from sign-up to the first sale", { timeout: 480_000 }, () => {
   const stack = useBrowserStack();
 
   it("sign up → verify → organization → checklist → product with a new benefit → checkout link → paid → the sale on Home", async () => {
