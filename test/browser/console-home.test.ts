@@ -1,8 +1,7 @@
 // Home and the metrics page in Chromium against the running stack: a new organization's owner
-// sees the onboarding checklist tick itself off as a product, a checkout link and a webhook
-// endpoint appear, and hides it; a range, interval and product narrow Home's charts and its
-// cancellations by reason; the metrics page charts a metric against the previous period. Axe at
-// 1280 and 375 px.
+// sees the onboarding checklist tick itself off and hides it; a range typed into the date fields
+// changes the charts; range, interval and product narrow Home's charts and its cancellations by
+// reason; the metrics page charts a metric against the previous period. Axe at 1280 and 375 px.
 import { describe, expect, it } from "vitest";
 import type { Knex } from "knex";
 import { createCustomer, createOrder, createProductWithPrice, orgWithToken, ownerWithOrganization } from "../harness/index.js";
@@ -88,6 +87,44 @@ describe("merchant console: Home and metrics", { timeout: 300_000 }, () => {
     await page.reload();
     await page.getByTestId("metrics-ready").waitFor({ timeout: 60_000 });
     expect(await checklist.count()).toBe(0);
+    expect(stack.takeProblems(page)).toEqual([]);
+  });
+
+  it("a range typed into From and To changes the charts", async () => {
+    const { org, token } = await orgWithToken(stack.knex);
+    const buyer = await createCustomer(stack.knex, org.id);
+    const { product } = await createProductWithPrice(stack.knex, org.id, { name: "Atlas" });
+    for (const [amount, at] of [
+      [2000, "2025-03-03T12:00:00Z"],
+      [3000, "2025-03-20T12:00:00Z"],
+      [4000, "2025-02-10T12:00:00Z"],
+    ] as const) {
+      await createOrder(stack.knex, org.id, { customerId: buyer.id, productId: product.id }, { subtotal_amount: amount, created_at: at });
+    }
+    const page = await stack.newPage();
+    await signIn(stack, page, token);
+    const card = (title: string) => page.locator(".MuiCard-root").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+    const total = (title: string) => card(title).locator("p").first().textContent();
+    expect(await total("Revenue")).toBe("$0.00");
+
+    // typed as a person types a date (month, day, year), not set
+    const type = async (label: string, digits: string) => {
+      await page.getByLabel(label, { exact: true }).focus();
+      await page.keyboard.type(digits, { delay: 30 });
+    };
+    await type("From", "03012025");
+    await type("To", "03312025");
+    await page.getByRole("heading", { name: /^Mar 1, 2025 – Mar 31, 2025$/ }).waitFor();
+    const search = new URL(page.url()).searchParams;
+    expect([search.get("from"), search.get("to"), search.get("interval")]).toEqual(["2025-03-01", "2025-03-31", "day"]);
+    await expect.poll(() => total("Revenue"), { timeout: 15_000 }).toBe("$50.00");
+    expect(await total("Orders")).toBe("2");
+
+    await type("From", "02012025");
+    await page.getByRole("heading", { name: /^Feb 1, 2025 – Mar 31, 2025$/ }).waitFor();
+    await expect.poll(() => total("Revenue"), { timeout: 15_000 }).toBe("$90.00");
+    expect(await total("Orders")).toBe("3");
+    await page.waitForLoadState("networkidle");
     expect(stack.takeProblems(page)).toEqual([]);
   });
 

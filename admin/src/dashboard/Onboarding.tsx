@@ -131,6 +131,8 @@ export function Onboarding({ organizationId }: { organizationId: string }) {
                   </>
                 }
                 slotProps={{ secondary: { component: "div" } }}
+                // beside its icon at every width; on a phone the step's button goes under the text
+                sx={{ flex: { xs: "1 1 calc(100% - 36px)", sm: "1 1 auto" }, minWidth: 0 }}
               />
               {!s.done && s.action ? (
                 <Button

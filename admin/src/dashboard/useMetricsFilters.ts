@@ -38,6 +38,8 @@ export interface MetricsFilters {
   previousQuery: Record<string, unknown> | null;
   previousStart: string | null;
   previousEnd: string | null;
+  /** The first day the metrics cover (GET /v1/metrics/limits). */
+  minDate: string;
   /** Whether the limits allow `interval` over this range (true until they are known). */
   allows: (interval: TimeInterval) => boolean;
   set: (patch: Partial<Pick<MetricsFilters, "start" | "end" | "interval" | "productIds">>) => void;
@@ -93,9 +95,12 @@ export function useMetricsFilters(): MetricsFilters {
       previousQuery: hasPrevious ? base(previousStart, previousEnd) : null,
       previousStart: hasPrevious ? previousStart : null,
       previousEnd: hasPrevious ? previousEnd : null,
+      minDate,
       allows,
       set: (patch) => {
-        const next = new URLSearchParams(params);
+        // the address as it is now: a change typed right after another may come before the page
+        // has re-rendered with the first, and must not drop it
+        const next = new URLSearchParams(window.location.search);
         if (patch.start !== undefined) next.set("from", patch.start);
         if (patch.end !== undefined) next.set("to", patch.end);
         if (patch.interval !== undefined) next.set("interval", patch.interval);

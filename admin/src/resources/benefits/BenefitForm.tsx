@@ -9,11 +9,20 @@ import { PropertiesInputs } from "./PropertiesInputs";
 export function Form({ create }: { create: boolean }) {
   return (
     <SimpleForm>
+      <BenefitInputs create={create} />
+      <MetadataInput />
+    </SimpleForm>
+  );
+}
+
+/** The type (chosen on create), the description and the type's own properties. */
+export function BenefitInputs({ create }: { create: boolean }) {
+  return (
+    <>
       {create ? <EnumInput source="type" values={enumValues("benefits", "type")} validate={required()} /> : <EnumField source="type" />}
       <TextInput source="description" validate={required()} fullWidth helperText="What the customer sees" />
       <FormDataConsumer>{({ formData }) => <PropertiesInputs type={formData.type} />}</FormDataConsumer>
-      <MetadataInput />
-    </SimpleForm>
+    </>
   );
 }
 
