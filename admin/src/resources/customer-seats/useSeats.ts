@@ -24,6 +24,9 @@ export function useSeats(purchase: SeatPurchase | null): SeatsState {
   const reload = useCallback(async () => {
     if (!key) return;
     try {
+      // Asked only where the organization sells seats: elsewhere the list is refused (403).
+      const organization = (await dataProvider.getOrganization()).data;
+      if (!organization?.feature_settings?.seat_based_pricing_enabled) return setOff(true);
       setSeats((await dataProvider.listSeats(JSON.parse(key) as SeatPurchase)).data);
       setError(null);
     } catch (err) {
