@@ -2,27 +2,16 @@
 // dispute card opens one; the Sales menu lists it, its page concedes it (Accept, confirmed, lost
 // at the processor), and the order's page shows it. Each screen passes axe.
 import { describe, expect, it } from "vitest";
-import { createCheckoutProduct, orgWithToken } from "../harness/index.js";
+import { orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { signIn } from "./console-helpers.js";
+import { disputedPurchase, signIn } from "./console-helpers.js";
 
 describe("merchant console: disputes", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
 
   it("lists a dispute, accepts it from its page, and shows it on the order", async () => {
     const { org, token } = await orgWithToken(stack.knex);
-    const polar = stack.polar(token);
-    const { product } = await createCheckoutProduct(stack.knex, org.id, { name: "Course" });
-    const checkout = await polar.checkouts.create({ products: [product.id] });
-    await polar.checkouts.clientConfirm({
-      clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: {
-        customerEmail: "disputer@example.com",
-        customerBillingAddress: { country: "FR" },
-        confirmationTokenId: "4000000000000259",
-      },
-    });
-    const order = await stack.knex("orders").where({ checkout_id: checkout.id }).first();
+    const order = await disputedPurchase(stack, org.id, token);
 
     const page = await stack.newPage();
     await signIn(stack, page, token);

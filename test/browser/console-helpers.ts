@@ -2,7 +2,7 @@
 // (made through the official client) so every screen has something to show.
 import type { Polar } from "@polar-sh/sdk";
 import type { Page } from "playwright-core";
-import { createBenefit, createCustomField, createMeter, orgWithToken } from "../harness/index.js";
+import { createBenefit, createCheckoutProduct, createCustomField, createMeter, orgWithToken } from "../harness/index.js";
 import type { BrowserStack } from "./harness.js";
 
 /** Signs in to the console with an organization access token; lands on Home. */
@@ -24,6 +24,22 @@ export async function signIn(stack: BrowserStack, page: Page, token: string): Pr
 export async function pickOption(page: Page, label: string, option: string): Promise<void> {
   await page.getByRole("combobox", { name: label }).fill(option.slice(0, 4));
   await page.getByRole("option", { name: option }).click();
+}
+
+/** A $25 "Course" bought by disputer@example.com with the sandbox's dispute card: its order, which a dispute holds. */
+export async function disputedPurchase(stack: BrowserStack, orgId: string, token: string): Promise<{ id: string }> {
+  const polar = stack.polar(token);
+  const { product } = await createCheckoutProduct(stack.knex, orgId, { name: "Course" });
+  const checkout = await polar.checkouts.create({ products: [product.id] });
+  await polar.checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: {
+      customerEmail: "disputer@example.com",
+      customerBillingAddress: { country: "FR" },
+      confirmationTokenId: "4000000000000259",
+    },
+  });
+  return stack.knex("orders").where({ checkout_id: checkout.id }).first();
 }
 
 export interface Seeded {

@@ -2,9 +2,9 @@
 // buyer's country, tax id and billing address and the tax each order carries, in the lists and on
 // the order's page; and no Refund button on an order whose dispute holds the money.
 import { describe, expect, it } from "vitest";
-import { createCheckoutProduct, createCustomer, createOrder, createProductWithPrice, orgWithToken } from "../harness/index.js";
+import { createCustomer, createOrder, createProductWithPrice, orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { signIn } from "./console-helpers.js";
+import { disputedPurchase, signIn } from "./console-helpers.js";
 
 describe("merchant console: orders' and customers' tax details", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
@@ -35,18 +35,7 @@ describe("merchant console: orders' and customers' tax details", { timeout: 240_
     );
 
     // a purchase with the sandbox's dispute card: its dispute holds the money
-    const polar = stack.polar(token);
-    const { product } = await createCheckoutProduct(stack.knex, org.id, { name: "Course" });
-    const checkout = await polar.checkouts.create({ products: [product.id] });
-    await polar.checkouts.clientConfirm({
-      clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: {
-        customerEmail: "disputer@example.com",
-        customerBillingAddress: { country: "FR" },
-        confirmationTokenId: "4000000000000259",
-      },
-    });
-    const disputed = await stack.knex("orders").where({ checkout_id: checkout.id }).first();
+    const disputed = await disputedPurchase(stack, org.id, token);
     await expect.poll(async () => (await stack.knex("disputes").where({ order_id: disputed.id }).first())?.status).toBe("needs_response");
 
     const page = await stack.newPage();

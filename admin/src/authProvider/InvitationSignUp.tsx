@@ -1,9 +1,9 @@
 // Creating an account from an invitation: the invited email is fixed, and the verification link
 // comes back to the invitation, which then joins the organization.
 import { useState } from "react";
-import { Alert, Button, TextField } from "@mui/material";
+import { Alert, TextField } from "@mui/material";
 import { session, type InvitationPreview } from "./session";
-import { PasswordField } from "./PasswordField";
+import { SignUpFields } from "./SignUpFields";
 
 export function InvitationSignUp({ id, invitation }: { id: string; invitation: InvitationPreview }) {
   const [name, setName] = useState("");
@@ -37,29 +37,25 @@ export function InvitationSignUp({ id, invitation }: { id: string; invitation: I
           {error}
         </Alert>
       ) : null}
-      <TextField
-        id="name"
-        label="Your name"
-        autoComplete="name"
-        fullWidth
-        margin="dense"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        required
+      <SignUpFields
+        name={name}
+        onName={setName}
+        email={
+          <TextField
+            id="email"
+            label="Email"
+            fullWidth
+            margin="dense"
+            value={invitation.email}
+            slotProps={{ htmlInput: { readOnly: true } }}
+            helperText="The address the invitation was sent to"
+          />
+        }
+        password={password}
+        onPassword={setPassword}
+        busy={busy}
+        submit="Create account and join"
       />
-      <TextField
-        id="email"
-        label="Email"
-        fullWidth
-        margin="dense"
-        value={invitation.email}
-        slotProps={{ htmlInput: { readOnly: true } }}
-        helperText="The address the invitation was sent to"
-      />
-      <PasswordField value={password} onChange={setPassword} autoComplete="new-password" helperText="8 characters or more" />
-      <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
-        Create account and join
-      </Button>
     </form>
   );
 }

@@ -10,6 +10,7 @@ import { EmailField } from "./EmailField";
 import { PasswordField } from "./PasswordField";
 import { TITLES, type Mode } from "./loginModes";
 import { OtherWaysIn } from "./OtherWaysIn";
+import { SignUpFields } from "./SignUpFields";
 import { TWO_FACTOR_REQUIRED } from "./index";
 
 export function LoginPage() {
@@ -128,21 +129,15 @@ export function LoginPage() {
             })
           }
         >
-          <TextField
-            id="name"
-            label="Your name"
-            autoComplete="name"
-            fullWidth
-            margin="dense"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
+          <SignUpFields
+            name={name}
+            onName={setName}
+            email={<EmailField value={email} onChange={setEmail} />}
+            password={password}
+            onPassword={setPassword}
+            busy={busy}
+            submit="Create account"
           />
-          <EmailField value={email} onChange={setEmail} />
-          <PasswordField value={password} onChange={setPassword} autoComplete="new-password" helperText="8 characters or more" />
-          <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
-            Create account
-          </Button>
         </form>
       ) : null}
       {mode === "forgot" ? (
