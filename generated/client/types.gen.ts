@@ -10140,7 +10140,9 @@ export type ProductCreate = {
         amount_type: 'custom';
     } & ProductPriceCustomCreate) | ({
         amount_type: 'free';
-    } & ProductPriceFreeCreate)>;
+    } & ProductPriceFreeCreate) | ({
+        amount_type: 'seat_based';
+    } & ProductPriceSeatBasedCreate)>;
     /**
      * List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded.
      */
@@ -10207,7 +10209,9 @@ export type ProductPrice = ({
     amount_type: 'custom';
 } & ProductPriceCustom) | ({
     amount_type: 'fixed';
-} & ProductPriceFixed);
+} & ProductPriceFixed) | ({
+    amount_type: 'seat_based';
+} & ProductPriceSeatBased);
 
 /**
  * A pay-what-you-want price for a product.
@@ -10456,6 +10460,109 @@ export type ProductPriceMeteredUnitCreate = {
 };
 
 /**
+ * A seat-based price for a product, priced per seat by its tiers.
+ */
+export type ProductPriceSeatBased = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the price.
+     */
+    id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
+    amount_type: 'seat_based';
+    /**
+     * Whether the price is archived and no longer available.
+     */
+    is_archived: boolean;
+    /**
+     * The ID of the product owning the price.
+     */
+    product_id: string;
+    type: ProductPriceType;
+    recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The currency.
+     */
+    price_currency: string;
+    seat_tiers: ProductPriceSeatTiersOutput;
+};
+
+/**
+ * Schema to create a seat-based price with tiers.
+ */
+export type ProductPriceSeatBasedCreate = {
+    amount_type: 'seat_based';
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
+    /**
+     * The currency, as its lowercase ISO 4217 code.
+     */
+    price_currency?: Currency;
+    seat_tiers: ProductPriceSeatTiersInput;
+};
+
+/**
+ * A pricing tier for seat-based pricing.
+ */
+export type ProductPriceSeatTier = {
+    /**
+     * Minimum number of seats (inclusive).
+     */
+    min_seats: number;
+    /**
+     * Maximum number of seats (inclusive). `null` for unlimited.
+     */
+    max_seats?: number | null;
+    /**
+     * The price per seat in cents for this tier. Can be 0 for free tiers.
+     */
+    price_per_seat: number;
+};
+
+/**
+ * The tiers of a seat-based price. The first tier's `min_seats` is the minimum to buy, the last tier's `max_seats` the maximum (`null` for unlimited).
+ */
+export type ProductPriceSeatTiersInput = {
+    seat_tier_type?: SeatTierType;
+    /**
+     * List of pricing tiers.
+     */
+    tiers: Array<ProductPriceSeatTier>;
+};
+
+/**
+ * The tiers of a seat-based price, with the seat limits they imply.
+ */
+export type ProductPriceSeatTiersOutput = {
+    seat_tier_type: SeatTierType;
+    /**
+     * List of pricing tiers.
+     */
+    tiers: Array<ProductPriceSeatTier>;
+    /**
+     * Minimum number of seats required for purchase, derived from the first tier.
+     */
+    minimum_seats: number;
+    /**
+     * Maximum number of seats allowed for purchase, derived from the last tier. `null` for unlimited.
+     */
+    maximum_seats: number | null;
+};
+
+/**
  * Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
  */
 export type ProductPriceSource = 'catalog' | 'ad_hoc';
@@ -10529,7 +10636,7 @@ export type ProductUpdate = {
     /**
      * List of available prices for this product. If you want to keep existing prices, include them in the list as an `ExistingProductPrice` object.
      */
-    prices?: Array<ProductPriceMeteredUnitCreate | ProductPriceFixedCreate | ExistingProductPrice | ProductPriceCustomCreate | ProductPriceFreeCreate> | null;
+    prices?: Array<ProductPriceMeteredUnitCreate | ProductPriceFixedCreate | ExistingProductPrice | ProductPriceCustomCreate | ProductPriceFreeCreate | ProductPriceSeatBasedCreate> | null;
     /**
      * List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded.
      */
@@ -12472,6 +12579,11 @@ export type SeatForbidden = {
 };
 
 export type SeatStatus = 'pending' | 'claimed' | 'revoked';
+
+/**
+ * How tiers apply. `volume` prices every seat at the rate of the tier the count falls in; `graduated` prices each tier's range at its own rate.
+ */
+export type SeatTierType = 'volume' | 'graduated';
 
 export type SeatsList = {
     /**
