@@ -5698,6 +5698,12 @@ export interface components {
             min_units: number | null;
             /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
             max_units: number | null;
+            /** @description Number of seats to buy (seat-based pricing only). */
+            seats?: number | null;
+            /** @description Minimum number of seats the price allows (seat-based pricing only). */
+            min_seats?: number | null;
+            /** @description Maximum number of seats the price allows (seat-based pricing only); `null` for no limit. */
+            max_seats?: number | null;
             /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
             payment_method_type: string | null;
             payment_processor_metadata: {
@@ -5810,6 +5816,8 @@ export interface components {
              * @default true
              */
             allow_trial: boolean;
+            /** @description Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows. */
+            seats?: number | null;
             amount?: number | null;
             /** @description ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer. */
             customer_id?: string | null;
@@ -6373,6 +6381,12 @@ export interface components {
             min_units: number | null;
             /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
             max_units: number | null;
+            /** @description Number of seats to buy (seat-based pricing only). */
+            seats?: number | null;
+            /** @description Minimum number of seats the price allows (seat-based pricing only). */
+            min_seats?: number | null;
+            /** @description Maximum number of seats the price allows (seat-based pricing only); `null` for no limit. */
+            max_seats?: number | null;
             /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
             payment_method_type: string | null;
             payment_processor_metadata: {
@@ -6501,6 +6515,12 @@ export interface components {
             min_units: number | null;
             /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
             max_units: number | null;
+            /** @description Number of seats to buy (seat-based pricing only). */
+            seats?: number | null;
+            /** @description Minimum number of seats the price allows (seat-based pricing only). */
+            min_seats?: number | null;
+            /** @description Maximum number of seats the price allows (seat-based pricing only); `null` for no limit. */
+            max_seats?: number | null;
             /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
             payment_method_type: string | null;
             payment_processor_metadata: {
@@ -6536,6 +6556,8 @@ export interface components {
             product_id?: string | null;
             /** @description ID of the product price to checkout. Must correspond to a price present in the checkout's product list. */
             product_price_id?: string | null;
+            /** @description Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows. */
+            seats?: number | null;
             amount?: number | null;
             is_business_customer?: boolean | null;
             customer_name?: string | null;
@@ -6603,6 +6625,8 @@ export interface components {
             product_id?: string | null;
             /** @description ID of the product price to checkout. Must correspond to a price present in the checkout's product list. */
             product_price_id?: string | null;
+            /** @description Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows. */
+            seats?: number | null;
             amount?: number | null;
             is_business_customer?: boolean | null;
             customer_name?: string | null;

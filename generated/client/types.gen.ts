@@ -2187,6 +2187,18 @@ export type Checkout = {
      */
     max_units: number | null;
     /**
+     * Number of seats to buy (seat-based pricing only).
+     */
+    seats?: number | null;
+    /**
+     * Minimum number of seats the price allows (seat-based pricing only).
+     */
+    min_seats?: number | null;
+    /**
+     * Maximum number of seats the price allows (seat-based pricing only); `null` for no limit.
+     */
+    max_seats?: number | null;
+    /**
      * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
      */
     payment_method_type: string | null;
@@ -2338,6 +2350,10 @@ export type CheckoutCreate = {
      * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
      */
     allow_trial?: boolean;
+    /**
+     * Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows.
+     */
+    seats?: number | null;
     amount?: number | null;
     /**
      * ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer.
@@ -3192,6 +3208,18 @@ export type CheckoutPublic = {
      */
     max_units: number | null;
     /**
+     * Number of seats to buy (seat-based pricing only).
+     */
+    seats?: number | null;
+    /**
+     * Minimum number of seats the price allows (seat-based pricing only).
+     */
+    min_seats?: number | null;
+    /**
+     * Maximum number of seats the price allows (seat-based pricing only); `null` for no limit.
+     */
+    max_seats?: number | null;
+    /**
      * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
      */
     payment_method_type: string | null;
@@ -3398,6 +3426,18 @@ export type CheckoutPublicConfirmed = {
      */
     max_units: number | null;
     /**
+     * Number of seats to buy (seat-based pricing only).
+     */
+    seats?: number | null;
+    /**
+     * Minimum number of seats the price allows (seat-based pricing only).
+     */
+    min_seats?: number | null;
+    /**
+     * Maximum number of seats the price allows (seat-based pricing only); `null` for no limit.
+     */
+    max_seats?: number | null;
+    /**
      * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
      */
     payment_method_type: string | null;
@@ -3449,6 +3489,10 @@ export type CheckoutUpdate = {
      * ID of the product price to checkout. Must correspond to a price present in the checkout's product list.
      */
     product_price_id?: string | null;
+    /**
+     * Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows.
+     */
+    seats?: number | null;
     amount?: number | null;
     is_business_customer?: boolean | null;
     customer_name?: string | null;
@@ -3547,6 +3591,10 @@ export type CheckoutUpdatePublic = {
      * ID of the product price to checkout. Must correspond to a price present in the checkout's product list.
      */
     product_price_id?: string | null;
+    /**
+     * Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows.
+     */
+    seats?: number | null;
     amount?: number | null;
     is_business_customer?: boolean | null;
     customer_name?: string | null;
