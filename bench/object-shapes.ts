@@ -48,6 +48,7 @@ function price(n: number, amount_type: PriceRow["amount_type"], fields: Partial<
       unit_amount: null,
       cap_amount: null,
       meter_id: null,
+      seat_tiers: null,
       meter_name: null,
       is_archived: false,
       position: n,
@@ -94,6 +95,7 @@ function spreadPrice(p: PriceRow): ProductPriceOut {
         preset_amount: p.preset_amount,
       };
     case "metered_unit":
+    case "seat_based":
       throw new Error("not in this fixture");
   }
 }

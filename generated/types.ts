@@ -5718,6 +5718,12 @@ export interface components {
             min_units: number | null;
             /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
             max_units: number | null;
+            /** @description Number of seats to buy (seat-based pricing only). */
+            seats?: number | null;
+            /** @description Minimum number of seats the price allows (seat-based pricing only). */
+            min_seats?: number | null;
+            /** @description Maximum number of seats the price allows (seat-based pricing only); `null` for no limit. */
+            max_seats?: number | null;
             /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
             payment_method_type: string | null;
             payment_processor_metadata: {
@@ -5830,6 +5836,8 @@ export interface components {
              * @default true
              */
             allow_trial: boolean;
+            /** @description Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows. */
+            seats?: number | null;
             amount?: number | null;
             /** @description ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer. */
             customer_id?: string | null;
@@ -6393,6 +6401,12 @@ export interface components {
             min_units: number | null;
             /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
             max_units: number | null;
+            /** @description Number of seats to buy (seat-based pricing only). */
+            seats?: number | null;
+            /** @description Minimum number of seats the price allows (seat-based pricing only). */
+            min_seats?: number | null;
+            /** @description Maximum number of seats the price allows (seat-based pricing only); `null` for no limit. */
+            max_seats?: number | null;
             /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
             payment_method_type: string | null;
             payment_processor_metadata: {
@@ -6521,6 +6535,12 @@ export interface components {
             min_units: number | null;
             /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
             max_units: number | null;
+            /** @description Number of seats to buy (seat-based pricing only). */
+            seats?: number | null;
+            /** @description Minimum number of seats the price allows (seat-based pricing only). */
+            min_seats?: number | null;
+            /** @description Maximum number of seats the price allows (seat-based pricing only); `null` for no limit. */
+            max_seats?: number | null;
             /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
             payment_method_type: string | null;
             payment_processor_metadata: {
@@ -6556,6 +6576,8 @@ export interface components {
             product_id?: string | null;
             /** @description ID of the product price to checkout. Must correspond to a price present in the checkout's product list. */
             product_price_id?: string | null;
+            /** @description Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows. */
+            seats?: number | null;
             amount?: number | null;
             is_business_customer?: boolean | null;
             customer_name?: string | null;
@@ -6623,6 +6645,8 @@ export interface components {
             product_id?: string | null;
             /** @description ID of the product price to checkout. Must correspond to a price present in the checkout's product list. */
             product_price_id?: string | null;
+            /** @description Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows. */
+            seats?: number | null;
             amount?: number | null;
             is_business_customer?: boolean | null;
             customer_name?: string | null;
@@ -11710,7 +11734,7 @@ export interface components {
             /** @description What the product is for tax (a Borealis extension). Defaults to `digital_service`. */
             tax_category?: components["schemas"]["ProductTaxCategory"];
             /** @description List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products. */
-            prices: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"])[];
+            prices: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"] | components["schemas"]["ProductPriceSeatBasedCreate"])[];
             /** @description List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded. */
             medias?: string[] | null;
             /** @description List of custom fields to attach. */
@@ -11762,7 +11786,7 @@ export interface components {
             size_readable: string;
             public_url: string;
         };
-        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"];
+        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceSeatBased"];
         /** @description A pay-what-you-want price for a product. */
         ProductPriceCustom: {
             /**
@@ -11950,6 +11974,80 @@ export interface components {
             /** @description Optional maximum amount in cents that can be charged, regardless of the number of units consumed. */
             cap_amount?: number | null;
         };
+        /** @description A seat-based price for a product, priced per seat by its tiers. */
+        ProductPriceSeatBased: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The ID of the price. */
+            id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            amount_type: "seat_based";
+            /** @description Whether the price is archived and no longer available. */
+            is_archived: boolean;
+            /** @description The ID of the product owning the price. */
+            product_id: string;
+            type: components["schemas"]["ProductPriceType"];
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The currency. */
+            price_currency: string;
+            seat_tiers: components["schemas"]["ProductPriceSeatTiersOutput"];
+        };
+        /** @description Schema to create a seat-based price with tiers. */
+        ProductPriceSeatBasedCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            amount_type: "seat_based";
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
+            /**
+             * @description The currency, as its lowercase ISO 4217 code.
+             * @default usd
+             */
+            price_currency: components["schemas"]["Currency"];
+            seat_tiers: components["schemas"]["ProductPriceSeatTiersInput"];
+        };
+        /** @description A pricing tier for seat-based pricing. */
+        ProductPriceSeatTier: {
+            /** @description Minimum number of seats (inclusive). */
+            min_seats: number;
+            /** @description Maximum number of seats (inclusive). `null` for unlimited. */
+            max_seats?: number | null;
+            /** @description The price per seat in cents for this tier. Can be 0 for free tiers. */
+            price_per_seat: number;
+        };
+        /** @description The tiers of a seat-based price. The first tier's `min_seats` is the minimum to buy, the last tier's `max_seats` the maximum (`null` for unlimited). */
+        ProductPriceSeatTiersInput: {
+            /** @default volume */
+            seat_tier_type: components["schemas"]["SeatTierType"];
+            /** @description List of pricing tiers. */
+            tiers: components["schemas"]["ProductPriceSeatTier"][];
+        };
+        /** @description The tiers of a seat-based price, with the seat limits they imply. */
+        ProductPriceSeatTiersOutput: {
+            seat_tier_type: components["schemas"]["SeatTierType"];
+            /** @description List of pricing tiers. */
+            tiers: components["schemas"]["ProductPriceSeatTier"][];
+            /** @description Minimum number of seats required for purchase, derived from the first tier. */
+            minimum_seats: number;
+            /** @description Maximum number of seats allowed for purchase, derived from the last tier. `null` for unlimited. */
+            maximum_seats: number | null;
+        };
         /**
          * @description Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
          * @enum {string}
@@ -11998,7 +12096,7 @@ export interface components {
             /** @description Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally. */
             is_archived?: boolean | null;
             /** @description List of available prices for this product. If you want to keep existing prices, include them in the list as an `ExistingProductPrice` object. */
-            prices?: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ExistingProductPrice"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"])[] | null;
+            prices?: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ExistingProductPrice"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"] | components["schemas"]["ProductPriceSeatBasedCreate"])[] | null;
             /** @description List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded. */
             medias?: string[] | null;
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
@@ -13577,6 +13675,11 @@ export interface components {
         };
         /** @enum {string} */
         SeatStatus: "pending" | "claimed" | "revoked";
+        /**
+         * @description How tiers apply. `volume` prices every seat at the rate of the tier the count falls in; `graduated` prices each tier's range at its own rate.
+         * @enum {string}
+         */
+        SeatTierType: "volume" | "graduated";
         SeatsList: {
             /** @description List of seats */
             seats: components["schemas"]["CustomerSeat"][];

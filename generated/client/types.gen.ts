@@ -2187,6 +2187,18 @@ export type Checkout = {
      */
     max_units: number | null;
     /**
+     * Number of seats to buy (seat-based pricing only).
+     */
+    seats?: number | null;
+    /**
+     * Minimum number of seats the price allows (seat-based pricing only).
+     */
+    min_seats?: number | null;
+    /**
+     * Maximum number of seats the price allows (seat-based pricing only); `null` for no limit.
+     */
+    max_seats?: number | null;
+    /**
      * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
      */
     payment_method_type: string | null;
@@ -2338,6 +2350,10 @@ export type CheckoutCreate = {
      * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
      */
     allow_trial?: boolean;
+    /**
+     * Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows.
+     */
+    seats?: number | null;
     amount?: number | null;
     /**
      * ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer.
@@ -3192,6 +3208,18 @@ export type CheckoutPublic = {
      */
     max_units: number | null;
     /**
+     * Number of seats to buy (seat-based pricing only).
+     */
+    seats?: number | null;
+    /**
+     * Minimum number of seats the price allows (seat-based pricing only).
+     */
+    min_seats?: number | null;
+    /**
+     * Maximum number of seats the price allows (seat-based pricing only); `null` for no limit.
+     */
+    max_seats?: number | null;
+    /**
      * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
      */
     payment_method_type: string | null;
@@ -3398,6 +3426,18 @@ export type CheckoutPublicConfirmed = {
      */
     max_units: number | null;
     /**
+     * Number of seats to buy (seat-based pricing only).
+     */
+    seats?: number | null;
+    /**
+     * Minimum number of seats the price allows (seat-based pricing only).
+     */
+    min_seats?: number | null;
+    /**
+     * Maximum number of seats the price allows (seat-based pricing only); `null` for no limit.
+     */
+    max_seats?: number | null;
+    /**
      * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
      */
     payment_method_type: string | null;
@@ -3449,6 +3489,10 @@ export type CheckoutUpdate = {
      * ID of the product price to checkout. Must correspond to a price present in the checkout's product list.
      */
     product_price_id?: string | null;
+    /**
+     * Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows.
+     */
+    seats?: number | null;
     amount?: number | null;
     is_business_customer?: boolean | null;
     customer_name?: string | null;
@@ -3547,6 +3591,10 @@ export type CheckoutUpdatePublic = {
      * ID of the product price to checkout. Must correspond to a price present in the checkout's product list.
      */
     product_price_id?: string | null;
+    /**
+     * Number of seats to buy (seat-based pricing only), within the price's tiers; the amount follows.
+     */
+    seats?: number | null;
     amount?: number | null;
     is_business_customer?: boolean | null;
     customer_name?: string | null;
@@ -10140,7 +10188,9 @@ export type ProductCreate = {
         amount_type: 'custom';
     } & ProductPriceCustomCreate) | ({
         amount_type: 'free';
-    } & ProductPriceFreeCreate)>;
+    } & ProductPriceFreeCreate) | ({
+        amount_type: 'seat_based';
+    } & ProductPriceSeatBasedCreate)>;
     /**
      * List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded.
      */
@@ -10207,7 +10257,9 @@ export type ProductPrice = ({
     amount_type: 'custom';
 } & ProductPriceCustom) | ({
     amount_type: 'fixed';
-} & ProductPriceFixed);
+} & ProductPriceFixed) | ({
+    amount_type: 'seat_based';
+} & ProductPriceSeatBased);
 
 /**
  * A pay-what-you-want price for a product.
@@ -10456,6 +10508,109 @@ export type ProductPriceMeteredUnitCreate = {
 };
 
 /**
+ * A seat-based price for a product, priced per seat by its tiers.
+ */
+export type ProductPriceSeatBased = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the price.
+     */
+    id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
+    amount_type: 'seat_based';
+    /**
+     * Whether the price is archived and no longer available.
+     */
+    is_archived: boolean;
+    /**
+     * The ID of the product owning the price.
+     */
+    product_id: string;
+    type: ProductPriceType;
+    recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The currency.
+     */
+    price_currency: string;
+    seat_tiers: ProductPriceSeatTiersOutput;
+};
+
+/**
+ * Schema to create a seat-based price with tiers.
+ */
+export type ProductPriceSeatBasedCreate = {
+    amount_type: 'seat_based';
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
+    /**
+     * The currency, as its lowercase ISO 4217 code.
+     */
+    price_currency?: Currency;
+    seat_tiers: ProductPriceSeatTiersInput;
+};
+
+/**
+ * A pricing tier for seat-based pricing.
+ */
+export type ProductPriceSeatTier = {
+    /**
+     * Minimum number of seats (inclusive).
+     */
+    min_seats: number;
+    /**
+     * Maximum number of seats (inclusive). `null` for unlimited.
+     */
+    max_seats?: number | null;
+    /**
+     * The price per seat in cents for this tier. Can be 0 for free tiers.
+     */
+    price_per_seat: number;
+};
+
+/**
+ * The tiers of a seat-based price. The first tier's `min_seats` is the minimum to buy, the last tier's `max_seats` the maximum (`null` for unlimited).
+ */
+export type ProductPriceSeatTiersInput = {
+    seat_tier_type?: SeatTierType;
+    /**
+     * List of pricing tiers.
+     */
+    tiers: Array<ProductPriceSeatTier>;
+};
+
+/**
+ * The tiers of a seat-based price, with the seat limits they imply.
+ */
+export type ProductPriceSeatTiersOutput = {
+    seat_tier_type: SeatTierType;
+    /**
+     * List of pricing tiers.
+     */
+    tiers: Array<ProductPriceSeatTier>;
+    /**
+     * Minimum number of seats required for purchase, derived from the first tier.
+     */
+    minimum_seats: number;
+    /**
+     * Maximum number of seats allowed for purchase, derived from the last tier. `null` for unlimited.
+     */
+    maximum_seats: number | null;
+};
+
+/**
  * Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
  */
 export type ProductPriceSource = 'catalog' | 'ad_hoc';
@@ -10529,7 +10684,7 @@ export type ProductUpdate = {
     /**
      * List of available prices for this product. If you want to keep existing prices, include them in the list as an `ExistingProductPrice` object.
      */
-    prices?: Array<ProductPriceMeteredUnitCreate | ProductPriceFixedCreate | ExistingProductPrice | ProductPriceCustomCreate | ProductPriceFreeCreate> | null;
+    prices?: Array<ProductPriceMeteredUnitCreate | ProductPriceFixedCreate | ExistingProductPrice | ProductPriceCustomCreate | ProductPriceFreeCreate | ProductPriceSeatBasedCreate> | null;
     /**
      * List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded.
      */
@@ -12472,6 +12627,11 @@ export type SeatForbidden = {
 };
 
 export type SeatStatus = 'pending' | 'claimed' | 'revoked';
+
+/**
+ * How tiers apply. `volume` prices every seat at the rate of the tier the count falls in; `graduated` prices each tier's range at its own rate.
+ */
+export type SeatTierType = 'volume' | 'graduated';
 
 export type SeatsList = {
     /**

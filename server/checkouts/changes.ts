@@ -18,6 +18,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import type { Interval } from "../products/repository.js";
 import { isPurchasable } from "../products/models.js";
 import { givenTrial } from "../products/trials.js";
+import { checkSeatCount, seatBounds, seatsAmount } from "../products/seat-tiers.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { addIntervals } from "../subscriptions/periods.js";
 import { hadTrial } from "../subscriptions/repository.js";
@@ -50,6 +51,8 @@ export interface BuyerChanges {
   product_id?: string | null;
   product_price_id?: string | null;
   amount?: number | null;
+  /** The seats a seat-based price buys. */
+  seats?: number | null;
   is_business_customer?: boolean | null;
   customer_name?: string | null;
   customer_email?: string | null;
@@ -142,6 +145,22 @@ export async function applyChanges(
   next.currency = priceCurrency(nextCtx.price);
   if (input.amount !== undefined && input.amount !== null) next.amount = priceAmount(nextCtx.price, input.amount);
   else if (priceChanged) next.amount = priceAmount(nextCtx.price, null);
+  const tiers = nextCtx.price.seat_tiers;
+  if (nextCtx.price.amount_type === "seat_based" && tiers) {
+    const given = input.seats ?? null;
+    next.seats =
+      given !== null
+        ? checkSeatCount(tiers, given, ["body", "seats"])
+        : priceChanged
+          ? seatBounds(tiers).minimum
+          : (row.seats ?? seatBounds(tiers).minimum);
+    next.amount = seatsAmount(tiers, next.seats);
+  } else {
+    if (input.seats !== undefined && input.seats !== null) {
+      throw invalid(["body", "seats"], "Seats can only be set for a seat-based price.", "value_error", input.seats);
+    }
+    next.seats = null;
+  }
 
   if (input.customer_email !== undefined) {
     next.customer_email = input.customer_email === null ? null : checkEmail(input.customer_email, ["body", "customer_email"]);
@@ -311,6 +330,7 @@ export async function rederive(
       amount = priceAmount(price, null);
     }
     next.amount = amount;
+    next.seats = price.seat_tiers ? seatBounds(price.seat_tiers).minimum : null;
     if (product.row.id !== ctx.product.row.id)
       note("product_id", "This product is no longer available; another product of this checkout was selected.");
     else note("product_price_id", "The price of this product changed.");
@@ -338,6 +358,7 @@ export function toColumns(row: CheckoutRow): Record<string, unknown> {
     success_url: row.success_url,
     embed_origin: row.embed_origin,
     amount: row.amount,
+    seats: row.seats,
     discount_amount: row.discount_amount,
     tax_amount: row.tax_amount,
     total_amount: row.total_amount,

@@ -335,6 +335,7 @@ export async function completeCheckout(
           metadata: row.metadata,
           customFieldData: row.custom_field_data,
           trial,
+          seats: row.seats,
         })
       : null;
     // order.created and order.paid are built from the rows in hand (customer, product, discount,
@@ -377,6 +378,8 @@ export async function completeCheckout(
         metadata: row.metadata,
         customFieldData: row.custom_field_data,
         tax: taxCalculation ? orderTaxOf(taxCalculation) : null,
+        // A subscription's seats are the subscription's; a one-time purchase's are the order's.
+        seats: subscription ? null : row.seats,
       },
       known,
     );

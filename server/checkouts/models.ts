@@ -6,6 +6,7 @@ import { iso, isoRequired } from "../kit/time.js";
 import { toPublicOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct, toPrice } from "../products/models.js";
+import { seatBounds } from "../products/seat-tiers.js";
 import { activeTrial, computeFlags, quoteOf, taxBehaviorOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { orderTaxOf } from "../orders/tax.js";
@@ -139,6 +140,9 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
     units: null,
     min_units: null,
     max_units: null,
+    seats: row.seats,
+    min_seats: ctx.price.seat_tiers ? seatBounds(ctx.price.seat_tiers).minimum : null,
+    max_seats: ctx.price.seat_tiers ? seatBounds(ctx.price.seat_tiers).maximum : null,
     payment_method_type: row.payment_method_type,
     products: ctx.products.map((p) => toCustomerProduct(p.row, p.rel)),
     product: toCustomerProduct(ctx.product.row, ctx.product.rel),

@@ -35,6 +35,8 @@ export interface CheckoutRow {
   return_url: string | null;
   embed_origin: string | null;
   amount: number;
+  /** The seats a seat-based price buys (the amount follows them); null for other prices. */
+  seats: number | null;
   /** The quote: what the last write computed, what views show, what a confirm may charge. */
   discount_amount: number;
   tax_amount: number;

@@ -18,6 +18,7 @@ import { findById as findOrganization } from "../organizations/repository.js";
 import { isPurchasable } from "../products/models.js";
 import { findManyWithRelations, type Interval, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { priceAmount, priceCurrency } from "../discounts/amounts.js";
+import { seatBounds } from "../products/seat-tiers.js";
 import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
 import { withTaxQuotes, type CheckoutQuotes } from "./tax.js";
@@ -128,6 +129,7 @@ async function insertCheckout(
     return_url: null,
     embed_origin: null,
     amount: priceAmount(price, null),
+    seats: price.seat_tiers ? seatBounds(price.seat_tiers).minimum : null,
     discount_amount: 0,
     tax_amount: 0,
     total_amount: priceAmount(price, null),

@@ -6,6 +6,7 @@ import { isFreePrice } from "../products/models.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { invalid } from "../kit/errors.js";
 import { MAXIMUM_PRICE_AMOUNT, MINIMUM_PRICE_AMOUNT } from "../kit/money.js";
+import { seatBounds, seatsAmount } from "../products/seat-tiers.js";
 
 export interface Amounts {
   amount: number;
@@ -15,8 +16,16 @@ export interface Amounts {
   total_amount: number;
 }
 
-/** The amount the price asks before any discount (`amount` is the buyer's choice for a custom price). */
-export function priceAmount(price: PriceRow, amount: number | null | undefined, loc: (string | number)[] = ["body", "amount"]): number {
+/**
+ * The amount the price asks before any discount (`amount` is the buyer's choice for a custom price;
+ * `seats` the seats a seat-based one buys, its minimum when not given).
+ */
+export function priceAmount(
+  price: PriceRow,
+  amount: number | null | undefined,
+  loc: (string | number)[] = ["body", "amount"],
+  seats?: number | null,
+): number {
   switch (price.amount_type) {
     case "fixed":
       return Number(price.price_amount);
@@ -28,6 +37,10 @@ export function priceAmount(price: PriceRow, amount: number | null | undefined, 
       if (amount < min) throw invalid(loc, `Amount must be greater than or equal to ${min}.`, "greater_than_equal", amount);
       if (amount > max) throw invalid(loc, `Amount must be less than or equal to ${max}.`, "less_than_equal", amount);
       return amount;
+    }
+    case "seat_based": {
+      const tiers = price.seat_tiers!;
+      return seatsAmount(tiers, seats ?? seatBounds(tiers).minimum);
     }
     default:
       return 0;

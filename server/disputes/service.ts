@@ -17,6 +17,7 @@ import { findOrder, type OrderRow } from "../orders/repository.js";
 import { succeededByProcessorRef } from "../payments/repository.js";
 import { getProcessor } from "../processors/index.js";
 import { ProcessorRefused, type PaymentProcessor, type ProcessorDispute } from "../processors/processor.js";
+import { revokeSeatsOf } from "../seats/service.js";
 import { revokeInTransaction } from "../subscriptions/changes.js";
 import { DisputeNotOpenError } from "./errors.js";
 import { isClosed, toDispute, type DisputeOut } from "./models.js";
@@ -151,5 +152,8 @@ async function takeBack(uow: UnitOfWork, trx: Knex.Transaction, dispute: Dispute
   const order = await findOrder(trx, dispute.order_id);
   if (!order) throw new Error(`The order ${dispute.order_id} of dispute ${dispute.id} is missing.`);
   if (order.subscription_id) await revokeInTransaction(uow, trx, order.subscription_id);
-  else await scheduleBenefitRevocations(trx, { customerId: order.customer_id, orderId: order.id });
+  else {
+    await scheduleBenefitRevocations(trx, { customerId: order.customer_id, orderId: order.id });
+    await revokeSeatsOf(trx, { column: "order_id", id: order.id });
+  }
 }

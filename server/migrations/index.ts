@@ -68,6 +68,7 @@ import * as draftOrders from "./0190_draft_orders.js";
 import * as wallets from "./0193_wallets.js";
 import * as customerSeats from "./0195_customer_seats.js";
 import * as twoFactors from "./0200_two_factors.js";
+import * as seatPrices from "./0207_seat_prices.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -139,4 +140,5 @@ export const migrations = [
   { name: "0193_wallets", ...wallets },
   { name: "0195_customer_seats", ...customerSeats },
   { name: "0200_two_factors", ...twoFactors },
+  { name: "0207_seat_prices", ...seatPrices },
 ];

@@ -88,6 +88,8 @@ export interface CreateOrderForCheckoutInput {
   draft?: boolean;
   /** What the customer's wallet pays of the total, negative (a renewal's; wallets/service.ts). */
   appliedBalanceAmount?: number;
+  /** The seats a seat-based purchase bought. */
+  seats?: number | null;
 }
 
 /** The order as the API returns it; relations the caller already holds (in `reads`) are not read again. */
@@ -144,6 +146,7 @@ export async function insertOrder(
     invoice_number: input.draft ? null : formatInvoiceNumber(org.slug, await takeNumber(trx, input.organizationId, "invoice")),
     status: input.draft ? "draft" : "pending",
     billing_reason: input.billingReason,
+    seats: input.seats ?? null,
     currency: input.currency,
     subtotal_amount: input.subtotalAmount,
     discount_amount: input.discountAmount,

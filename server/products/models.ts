@@ -6,6 +6,7 @@ import { toProductMedia } from "../files/models.js";
 import { MINIMUM_PRICE_AMOUNT } from "../kit/money.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { PriceRow, ProductRelations, ProductRow } from "./repository.js";
+import { seatBounds } from "./seat-tiers.js";
 
 export type ProductOut = components["schemas"]["Product"];
 export type ProductPriceOut = components["schemas"]["ProductPrice"];
@@ -72,6 +73,20 @@ export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_inte
           custom_multiplier: row.meter_custom_multiplier ?? null,
         },
       });
+    case "seat_based": {
+      const tiers = row.seat_tiers ?? { seat_tier_type: "volume" as const, tiers: [] };
+      const bounds = seatBounds(tiers);
+      return Object.assign(base, {
+        amount_type: row.amount_type,
+        price_currency: row.price_currency!,
+        seat_tiers: {
+          seat_tier_type: tiers.seat_tier_type,
+          tiers: tiers.tiers,
+          minimum_seats: bounds.minimum,
+          maximum_seats: bounds.maximum,
+        },
+      });
+    }
   }
 }
 

@@ -11,6 +11,7 @@ import type { BenefitRow } from "../benefits/models.js";
 import type { CustomFieldRow } from "../custom-fields/models.js";
 import type { TaxCategory } from "../tax/models.js";
 import type { FileRow } from "../files/models.js";
+import type { SeatTiers } from "./seat-tiers.js";
 
 export interface ProductRow {
   id: string;
@@ -39,7 +40,7 @@ export interface PriceRow {
   created_at: Date;
   modified_at: Date | null;
   product_id: string;
-  amount_type: "fixed" | "custom" | "metered_unit";
+  amount_type: "fixed" | "custom" | "metered_unit" | "seat_based";
   price_currency: string | null;
   tax_behavior: TaxBehaviorOption | null;
   price_amount: number | null;
@@ -49,6 +50,8 @@ export interface PriceRow {
   unit_amount: string | null;
   cap_amount: number | null;
   meter_id: string | null;
+  /** A seat-based price's tiers, sorted and contiguous. */
+  seat_tiers: SeatTiers | null;
   meter_name?: string | null;
   meter_unit?: components["schemas"]["MeterUnit"] | null;
   meter_custom_label?: string | null;
@@ -89,7 +92,7 @@ export async function findReadable(
 export function relationColumns(idExpr: string): string {
   return `coalesce((select json_agg(x order by x.position, x.created_at) from (
          select pp.id, pp.created_at, pp.modified_at, pp.product_id, pp.amount_type, pp.price_currency, pp.tax_behavior, pp.price_amount,
-                pp.minimum_amount, pp.maximum_amount, pp.preset_amount, pp.unit_amount::text as unit_amount, pp.cap_amount,
+                pp.minimum_amount, pp.maximum_amount, pp.preset_amount, pp.unit_amount::text as unit_amount, pp.cap_amount, pp.seat_tiers,
                 pp.meter_id, m.name as meter_name, m.unit as meter_unit, m.custom_label as meter_custom_label,
                 m.custom_multiplier as meter_custom_multiplier, pp.is_archived, pp.position
            from product_prices pp left join meters m on m.id = pp.meter_id
@@ -247,7 +250,9 @@ export async function pricesForUpdate(db: Knex, productId: string): Promise<Pric
 }
 
 export async function insertPrices(db: Knex, rows: Partial<PriceRow>[]): Promise<void> {
-  await db("product_prices").insert(rows);
+  await db("product_prices").insert(
+    rows.map((r) => Object.assign({}, r, { seat_tiers: r.seat_tiers ? JSON.stringify(r.seat_tiers) : null })),
+  );
 }
 
 export async function archivePrices(db: Knex, ids: string[]): Promise<void> {

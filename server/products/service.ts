@@ -20,6 +20,8 @@ import * as benefitsRepo from "../benefits/repository.js";
 import * as customFields from "../custom-fields/repository.js";
 import * as files from "../files/repository.js";
 import * as meters from "../meters/repository.js";
+import { findById } from "../organizations/repository.js";
+import { checkSeatTiers } from "./seat-tiers.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
 
 type Schemas = components["schemas"];
@@ -27,7 +29,8 @@ export type PriceCreate =
   | Schemas["ProductPriceFixedCreate"]
   | Schemas["ProductPriceCustomCreate"]
   | Schemas["ProductPriceFreeCreate"]
-  | Schemas["ProductPriceMeteredUnitCreate"];
+  | Schemas["ProductPriceMeteredUnitCreate"]
+  | Schemas["ProductPriceSeatBasedCreate"];
 export type PriceInput = PriceCreate | Schemas["ExistingProductPrice"];
 export type ProductCreateInput = Schemas["ProductCreate"];
 export type ProductUpdateInput = Schemas["ProductUpdate"];
@@ -101,6 +104,9 @@ async function preparePrices(
 ): Promise<{ create: Partial<PriceRow>[]; keep: Set<string> }> {
   const keep = new Set<string>();
   const create: Partial<PriceRow>[] = [];
+  const seatPricing = prices.some((p) => "amount_type" in p && p.amount_type === "seat_based")
+    ? (await findById(trx, caller.organizationId))?.feature_settings?.seat_based_pricing_enabled === true
+    : false;
   let staticCount = 0;
   const currencies = new Set<string>();
   // A free price (given as `free`, or a fixed price of 0) takes the currency of the others.
@@ -162,6 +168,15 @@ async function preparePrices(
         free.push({ amount_type: "fixed", price_amount: 0, tax_behavior: null });
         create.push(free[free.length - 1]);
         break;
+      case "seat_based": {
+        if (!seatPricing) throw invalid(loc, "Seat-based pricing is not enabled for this organization.");
+        const currency = checkCurrency(p.price_currency, [...loc, "price_currency"]);
+        currencies.add(currency);
+        staticCount++;
+        const seat_tiers = checkSeatTiers(p.seat_tiers, [...loc, "seat_tiers"]);
+        create.push({ amount_type: "seat_based", price_currency: currency, seat_tiers, tax_behavior });
+        break;
+      }
       case "metered_unit": {
         if (recurring === null) throw invalid([...loc, "amount_type"], "Metered prices are not supported on one-time purchase products.");
         const currency = checkCurrency(p.price_currency, [...loc, "price_currency"]);
@@ -187,8 +202,8 @@ async function preparePrices(
     }
   }
   if (prices.length === 0) throw invalid(["body", "prices"], "List should have at least 1 item after validation, not 0", "too_short");
-  if (staticCount > 1) throw invalid(["body", "prices"], "Only one static price (fixed, custom or free) is allowed.");
-  if (staticCount === 0) throw invalid(["body", "prices"], "A product needs one static price (fixed, custom or free).");
+  if (staticCount > 1) throw invalid(["body", "prices"], "Only one static price (fixed, custom, free or seat-based) is allowed.");
+  if (staticCount === 0) throw invalid(["body", "prices"], "A product needs one static price (fixed, custom, free or seat-based).");
   if (currencies.size > 1) throw invalid(["body", "prices"], "All prices must use the same currency.");
   const currency = [...currencies][0] ?? existing.find((p) => keep.has(p.id) && p.price_currency)?.price_currency ?? "usd";
   for (const p of free) p.price_currency = currency;

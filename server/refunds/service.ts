@@ -21,6 +21,7 @@ import { findReadable as findOrder, saveOrder, type OrderRow } from "../orders/r
 import { readOrder } from "../orders/service.js";
 import { latestSucceededForOrder } from "../payments/repository.js";
 import { getProcessor } from "../processors/index.js";
+import { revokeSeatsOf } from "../seats/service.js";
 import { orderDependents } from "../subscriptions/repository.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
@@ -96,6 +97,7 @@ export async function createRefund(
     if (result.status !== "failed") await applyToOrder(trx, order, input.amount, tax);
     if (input.revoke_benefits && result.status !== "failed") {
       await scheduleBenefitRevocations(trx, { customerId: order.customer_id, orderId: order.id });
+      await revokeSeatsOf(trx, { column: "order_id", id: order.id });
     }
     return toRefund(refund);
   });

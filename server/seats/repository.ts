@@ -104,7 +104,11 @@ export function claimedSubscriptionIds(db: Knex, customerId: string): Knex.Query
     .select("subscription_id");
 }
 
-/** The holders' claimed seats of a subscription (its end revokes what they hold). */
-export function claimedSeatsOfSubscription(db: Knex, subscriptionId: string): Promise<SeatRow[]> {
-  return db("customer_seats").where({ subscription_id: subscriptionId, status: "claimed" }).select<SeatRow[]>("*");
+/** The purchase's live (pending or claimed) seats, oldest first: its end revokes them. */
+export function liveSeatsOf(db: Knex, key: { column: SeatContainer["column"]; id: string }): Promise<SeatRow[]> {
+  return db("customer_seats")
+    .where({ [key.column]: key.id })
+    .whereNot({ status: "revoked" })
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select<SeatRow[]>("*");
 }

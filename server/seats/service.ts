@@ -49,11 +49,11 @@ import {
 import { toSeat, type SeatClaimInfoOut, type SeatOut, type SeatsListOut } from "./models.js";
 import {
   assignedCount,
-  claimedSeatsOfSubscription,
   claimedSubscriptionIds,
   findSeat,
   insertSeat,
   liveSeatOf,
+  liveSeatsOf,
   revokedSeatOf,
   seatByToken,
   seatsOf,
@@ -459,16 +459,21 @@ export async function portalClaimedSubscriptions(
   });
 }
 
-/** A subscription ended (revoked): its holders' seats go with it, and with them their benefits. */
-export async function revokeSeatsOfSubscription(trx: Knex.Transaction, subscriptionId: string): Promise<void> {
-  const seats = await claimedSeatsOfSubscription(trx, subscriptionId);
-  if (!seats.length) return;
-  const c = await findContainer(trx, { organizationId: seats[0].organization_id }, { column: "subscription_id", id: subscriptionId });
-  if (!c) return;
+/**
+ * The purchase ended (a subscription revoked, an order's benefits taken back by a refund or a lost
+ * dispute): every live seat goes, and with a claimed one its holder's benefits. The purchase's row
+ * is locked first, as an assignment locks it.
+ */
+export async function revokeSeatsOf(trx: Knex.Transaction, key: { column: SeatContainer["column"]; id: string }): Promise<number> {
+  const seats = await liveSeatsOf(trx, key);
+  if (!seats.length) return 0;
+  const c = await findContainer(trx, { organizationId: seats[0].organization_id }, key, { forUpdate: true });
+  if (!c) return 0;
   for (const seat of seats) {
     const locked = await findSeat(trx, seat.organization_id, seat.id, { forUpdate: true });
     if (locked) await revokeLocked(trx, c, locked);
   }
+  return seats.length;
 }
 
 /** The buyer's owner, as the invitation names who invited (the buyer's name or email otherwise). */

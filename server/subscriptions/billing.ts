@@ -16,6 +16,7 @@ import { findOrder, findOwedOrder, patchOrder, type OrderItemRow, type OrderRead
 import { dueAmount } from "../orders/models.js";
 import { holdBalance, spendHeld } from "../wallets/service.js";
 import { recordCharge } from "../payments/service.js";
+import { revokeSeatsOf } from "../seats/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
@@ -628,7 +629,7 @@ function meteredLines(product: ProductRow, usage: PeriodBilling[], period: Perio
   }));
 }
 
-/** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits revoked. */
+/** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits and seats revoked. */
 export async function revokeEnded(
   trx: Knex.Transaction,
   row: SubscriptionRow,
@@ -639,4 +640,5 @@ export async function revokeEnded(
   await emitSubscription(trx, row, types);
   await recordSubscriptionEvent(trx, row, customer, "subscription.revoked", { subscription_id: row.id }, now);
   await scheduleBenefitRevocations(trx, { customerId: row.customer_id, subscriptionId: row.id });
+  await revokeSeatsOf(trx, { column: "subscription_id", id: row.id });
 }

@@ -168,6 +168,8 @@ export interface CheckoutSubscriptionInput {
   customFieldData: SubscriptionRow["custom_field_data"];
   /** A trial to start with: nothing is charged until it ends. */
   trial: { interval: RecurringInterval; count: number } | null;
+  /** The seats a seat-based price bought; null otherwise. */
+  seats?: number | null;
   /** Webhooks after subscription.created (and .active): the API's create adds subscription.updated, as Polar does. */
   alsoEmit?: SubscriptionEventType[];
 }
@@ -204,6 +206,7 @@ export async function createSubscriptionForCheckout(
     status: trialEnd ? "trialing" : "active",
     amount: input.amount,
     currency: input.currency,
+    seats: input.seats ?? null,
     recurring_interval: interval,
     recurring_interval_count: count,
     billing_anchor: trialEnd ?? now,

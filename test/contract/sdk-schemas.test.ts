@@ -106,9 +106,15 @@ async function schemasOf(pkg: string): Promise<{ inbound: Record<string, Zod>; o
  */
 const DRAFT_ONLY = { omitValues: ["draft"], neverNull: ["invoice_number"] };
 
+/**
+ * A seat-based price (0.47.1 and later know `seat_based`) is read by the newer clients only, as
+ * with Polar: a merchant who sells seats reads its products with 0.47.1 or later (docs/CONTRACT.md).
+ */
+const SEATS_TOO = { omitValues: ["draft", "seat_based"], neverNull: ["invoice_number"] };
+
 /** The seeds' client, and the newest 0.x (the one Polar's adapters require). */
 const CLIENTS = [
-  { pkg: "@polar-sh/sdk", version: "0.34.17", ...DRAFT_ONLY },
+  { pkg: "@polar-sh/sdk", version: "0.34.17", ...SEATS_TOO },
   { pkg: "polar-sdk-047", version: "0.47.1", ...DRAFT_ONLY },
   { pkg: "polar-sdk-049", version: "0.49.0", omitValues: [] as string[], neverNull: [] as string[] },
 ];
@@ -129,7 +135,7 @@ const webhookPayloads = Object.keys(schemas).filter((n) => /^Webhook.+Payload$/.
 // its old client refuses (docs/CONTRACT.md).
 const WEBHOOK_CLIENTS = [
   ...CLIENTS,
-  { pkg: "polar-sdk-032", version: "0.32.16", omitValues: ["day", "week", "unique", "draft"], neverNull: ["invoice_number"] },
+  { pkg: "polar-sdk-032", version: "0.32.16", omitValues: ["day", "week", "unique", "draft", "seat_based"], neverNull: ["invoice_number"] },
 ];
 for (const client of WEBHOOK_CLIENTS) {
   const { inbound } = await schemasOf(client.pkg);

@@ -7,7 +7,15 @@ import { describe, expect, it } from "vitest";
 import type { Polar as Polar049 } from "polar-sdk-049";
 import { HTTPValidationError } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { SDKError } from "polar-sdk-049/models/errors/sdkerror.js";
-import { createBenefit, createCustomerSessionToken, orgWithToken, rejects, useTestApi } from "../harness/index.js";
+import {
+  createBenefit,
+  createCustomerSessionToken,
+  createOrder,
+  createPayment,
+  orgWithToken,
+  rejects,
+  useTestApi,
+} from "../harness/index.js";
 import { createSubscriptionFixture } from "../harness/subscription-fixture.js";
 
 const api = useTestApi();
@@ -248,5 +256,53 @@ describe("customer seats", () => {
     expect((await portal.revokeSeat({ customerSession: owner }, { seatId: seat.id })).status).toBe("revoked");
     const none = await portal.listClaimedSubscriptions({ customerSession: owner }, {});
     expect(none.result.items).toEqual([]);
+  });
+
+  it("revokes every live seat when the subscription ends, with the holders' grants", async () => {
+    const s = await seatShop(3);
+    const holder = await s.polar.customers.create({ email: "ivy@example.com" });
+    const claimed = await s.polar.customerSeats.assignSeat({
+      subscriptionId: s.subscriptionId,
+      customerId: holder.id,
+      immediateClaim: true,
+    });
+    const pending = await s.polar.customerSeats.assignSeat({ subscriptionId: s.subscriptionId, email: "jon@example.com" });
+    const [grant] = await grantsOf(holder.id, s.subscriptionId);
+
+    // Canceling at period end keeps the seats until the period is over.
+    await s.polar.subscriptions.update({ id: s.subscriptionId, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    expect((await s.polar.customerSeats.listSeats({ subscriptionId: s.subscriptionId })).availableSeats).toBe(1);
+    expect(await outbox(s.orgId, "customer_seat.revoked")).toEqual([]);
+
+    await s.polar.subscriptions.revoke({ id: s.subscriptionId });
+    const rows = await api.knex("customer_seats").where({ subscription_id: s.subscriptionId }).orderBy("created_at");
+    expect(rows.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+      [claimed.id, "revoked"],
+      [pending.id, "revoked"],
+    ]);
+    expect((await outbox(s.orgId, "customer_seat.revoked")).map((x) => x.id)).toEqual([claimed.id, pending.id]);
+    expect(await jobsOf(grant.id)).toEqual(["grant", "revoke"]);
+    // The invitation can't be claimed any more.
+    expect(rows[1].invitation_token).toBeNull();
+  });
+
+  it("revokes an order's seats when a refund takes its benefits back, not otherwise", async () => {
+    const s = await seatShop(1);
+    const order = await createOrder(
+      api.knex,
+      s.orgId,
+      { customerId: s.teamId, productId: s.productId },
+      { subtotal_amount: 3000, seats: 2 },
+    );
+    await createPayment(api.knex, s.orgId, { order_id: order.id, amount: 3000 });
+    const seat = await s.polar.customerSeats.assignSeat({ orderId: order.id, email: "kim@example.com", immediateClaim: true });
+    await s.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 1000 });
+    expect((await s.polar.customerSeats.listSeats({ orderId: order.id })).seats[0].status).toBe("claimed");
+    await s.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 1000, revokeBenefits: true });
+    const listed = await s.polar.customerSeats.listSeats({ orderId: order.id });
+    expect(listed.seats.map((x) => [x.id, x.status])).toEqual([[seat.id, "revoked"]]);
+    expect((await outbox(s.orgId, "customer_seat.revoked")).map((x) => x.id)).toEqual([seat.id]);
+    const [grant] = await api.knex("benefit_grants").where({ customer_id: seat.customerId, order_id: order.id }).select("id");
+    expect(await jobsOf(grant.id)).toEqual(["grant", "revoke"]);
   });
 });

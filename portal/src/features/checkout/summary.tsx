@@ -24,6 +24,10 @@ export function priceLabel(product: CheckoutProduct, price: Price): string {
         : `Pay what you want${per}`;
     case "metered_unit":
       return `${formatMoney(Number(price.unit_amount), price.price_currency)} per ${price.meter.name} unit`;
+    case "seat_based": {
+      const lowest = Math.min(...price.seat_tiers.tiers.map((t) => t.price_per_seat));
+      return `From ${formatMoney(lowest, price.price_currency)} per seat${per}`;
+    }
   }
 }
 
