@@ -119,7 +119,8 @@ describe("wallets", () => {
     const wallet = (await credit(token, { customer_id: customer.id, amount: 1000, currency: "usd" })).body;
     const walletId = String(wallet.id);
     const scope = { organizationId: orgId };
-    // 20 debits of 70 and 5 credits of 10 at once: 1050 in all can pay 15 debits.
+    // 20 debits of 70 and 5 credits of 10 at once: the 1000 alone pays 14; the 15th is paid when
+    // the credits land before the debits run out, else refused (the balance then ends at 70).
     const debits = Array.from({ length: 20 }, () =>
       api.knex
         .transaction((trx) => debitWallet(trx, scope, walletId, 70))
@@ -135,8 +136,7 @@ describe("wallets", () => {
     const row = await api.knex("wallets").where({ id: walletId }).first();
     expect(row.balance).toBe(1050 - 70 * debited);
     expect(row.balance).toBeGreaterThanOrEqual(0);
-    expect(row.balance).toBeLessThan(70);
-    expect(debited).toBe(15);
+    expect([14, 15]).toContain(debited);
     expect(await ledgerSum(api.knex, walletId)).toBe(row.balance);
     // Each ledger entry's balance_after follows the one before it.
     const entries = await api.knex("wallet_transactions").where({ wallet_id: walletId }).orderBy("balance_after", "desc");
