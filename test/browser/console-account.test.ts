@@ -21,6 +21,12 @@ async function home(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
+/** The app bar's user menu: react-admin hides the bar while the page is scrolled down, so from the top. */
+async function openUserMenu(page: Page): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByRole("button", { name: "Profile", exact: true }).click();
+}
+
 describe("merchant console: my account and organizations", { timeout: 300_000 }, () => {
   const stack = useBrowserStack({ worker: false });
 
@@ -31,7 +37,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await signInWithPassword(stack, page, email);
     await home(page);
 
-    await page.getByRole("button", { name: "Profile", exact: true }).click();
+    await openUserMenu(page);
     await page.getByRole("menuitem", { name: "My account" }).click();
     await page.getByRole("heading", { name: "My account", level: 1 }).waitFor();
     await page.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
@@ -79,7 +85,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await stack.check(page, "console-account");
 
     // signing in again: the password, then the code (a wrong one is refused)
-    await page.getByRole("button", { name: "Profile", exact: true }).click();
+    await openUserMenu(page);
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await signInWithPassword(stack, page, email);
     await page.getByRole("heading", { name: "Two-factor authentication" }).waitFor();
@@ -92,7 +98,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await home(page);
 
     // and with a backup code in place of the app
-    await page.getByRole("button", { name: "Profile", exact: true }).click();
+    await openUserMenu(page);
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await signInWithPassword(stack, page, email);
     await page.getByRole("button", { name: "Use a backup code instead" }).click();
@@ -114,7 +120,7 @@ describe("merchant console: my account and organizations", { timeout: 300_000 },
     await page.getByLabel("Your password").fill(PASSWORD);
     await page.getByRole("button", { name: "Turn off" }).click();
     await page.getByText("Two-factor authentication is off.").waitFor();
-    await page.getByRole("button", { name: "Profile", exact: true }).click();
+    await openUserMenu(page);
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await signInWithPassword(stack, page, newEmail);
     await home(page);
