@@ -44,6 +44,8 @@ describe("merchant console: a subscription without a checkout", { timeout: 240_0
     const [sub] = await stack.knex("subscriptions").where({ customer_id: customer.id });
     expect(sub).toMatchObject({ status: "active", amount: 0 });
     await page.getByText("Community plan").first().waitFor();
+    // the saved notification fades out before axe looks (a fading text fails its contrast)
+    await page.locator(".MuiSnackbarContent-message").waitFor({ state: "hidden", timeout: 15_000 });
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-subscription-created", { screenshot: false });
     expect(stack.takeProblems(page)).toEqual([]);

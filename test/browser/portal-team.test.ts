@@ -34,7 +34,7 @@ describe("customer portal: a team's members", { timeout: 180_000 }, () => {
     const page = await stack.newPage({ allow: [{ status: 422, url: "/v1/customer-portal/members/" }] });
     await page.goto(`${stack.url}/${shop.org.slug}/portal?customer_session_token=${token}`);
     await navOf(page).getByRole("link", { name: "Team" }).click();
-    await page.getByRole("heading", { name: "Team" }).waitFor();
+    await page.getByRole("heading", { name: "Team", exact: true }).waitFor();
     await page.getByRole("textbox", { name: "Email" }).fill("pat@example.com");
     await page.getByRole("button", { name: "Add member" }).click();
     await see(page, "pat@example.com");
