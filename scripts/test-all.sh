@@ -23,26 +23,10 @@ START=$SECONDS
 banner() { printf '\n==== %s ====\n' "$*"; }
 row() { ROWS+=("$(printf '%-16s %-6s %6ss  %s' "$1" "$2" "$3" "$4")"); }
 
-# A step that counts as one: pass or fail by its exit code.
-step() {
-  local name=$1
-  shift
-  banner "$name: $*"
-  local t=$SECONDS
-  if "$@"; then
-    PASSED=$((PASSED + 1))
-    row "$name" ok $((SECONDS - t)) ""
-  else
-    local rc=$?
-    FAILED=$((FAILED + 1))
-    row "$name" FAILED $((SECONDS - t)) "exit $rc"
-  fi
-}
-
 # --- install: nothing else can run without it ---------------------------------------------------
 banner "install: make install"
 t=$SECONDS
-if ! make --no-print-directory install; then
+if ! make --no-print-directory -j4 install; then
   row install FAILED $((SECONDS - t)) ""
   printf '\n==== summary ====\n%s\n' "${ROWS[@]}"
   echo "0 passed, 1 failed"
@@ -50,15 +34,39 @@ if ! make --no-print-directory install; then
 fi
 row install ok $((SECONDS - t)) "(not counted)"
 
-# --- one-count steps ----------------------------------------------------------------------------
-# Lint and format: ESLint, then Prettier over the whole tree.
-step lint bash -c "node_modules/.bin/eslint . && node_modules/.bin/prettier --check --log-level warn ."
-# The import rules of .dependency-cruiser.cjs: no circles, the server reaches Temporal through one door.
-step deps-graph node_modules/.bin/depcruise server workflows scripts bench codegen emails --config .dependency-cruiser.cjs --output-type err
-step typecheck node_modules/.bin/tsc --noEmit -p tsconfig.json
-step typecheck-admin admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json
-# check-generated lints the contract (redocly) too, then compares generated/ with a fresh run.
-step check-generated bash codegen/check-fresh.sh
+# --- one-count steps, at once (each mostly one core; they read and write nothing the others do) ---
+CHECKS=(
+  # Lint and format: ESLint, then Prettier over the whole tree.
+  "lint|node_modules/.bin/eslint . && node_modules/.bin/prettier --check --log-level warn ."
+  # The import rules of .dependency-cruiser.cjs: no circles, the server reaches Temporal through one door.
+  "deps-graph|node_modules/.bin/depcruise server workflows scripts bench codegen emails --config .dependency-cruiser.cjs --output-type err"
+  "typecheck|node_modules/.bin/tsc --noEmit -p tsconfig.json"
+  "typecheck-admin|admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json"
+  # check-generated lints the contract (redocly) too, then compares generated/ with a fresh run.
+  "check-generated|bash codegen/check-fresh.sh"
+)
+for check in "${CHECKS[@]}"; do
+  name=${check%%|*}
+  (
+    s=$SECONDS
+    bash -c "${check#*|}" >"$RESULTS/$name.log" 2>&1
+    echo "$? $((SECONDS - s))" >"$RESULTS/$name.rc"
+  ) &
+done
+wait
+for check in "${CHECKS[@]}"; do
+  name=${check%%|*}
+  banner "$name: ${check#*|}"
+  cat "$RESULTS/$name.log"
+  read -r rc secs <"$RESULTS/$name.rc"
+  if [ "$rc" = 0 ]; then
+    PASSED=$((PASSED + 1))
+    row "$name" ok "$secs" ""
+  else
+    FAILED=$((FAILED + 1))
+    row "$name" FAILED "$secs" "exit $rc"
+  fi
+done
 
 # --- vitest: every test counts ------------------------------------------------------------------
 # Each project (vitest.config.ts) with the files it can run at once on this 2-core machine.
@@ -67,10 +75,10 @@ t=$SECONDS
 vrc=0
 for run in api:3 browser:2 alone:1; do
   name=${run%%:*}
-  node_modules/.bin/vitest run --project "$name" --maxWorkers "${run##*:}" --reporter=default --reporter=json \
+  VITEST_MAX_WORKERS=${run##*:} node_modules/.bin/vitest run --project "$name" --reporter=default --reporter=json \
     --outputFile.json="$RESULTS/vitest-$name.json" || vrc=$?
 done
-read -r vp vf vs vnote < <(node -e '
+read -r vp vf vs vnote < <(node 2>"$RESULTS/vitest-failed.txt" -e '
   const fs = require("fs");
   const rc = Number(process.argv[1]);
   let [passed, failed, skipped, brokenFiles, tests] = [0, 0, 0, 0, 0];
@@ -87,6 +95,17 @@ read -r vp vf vs vnote < <(node -e '
     brokenFiles += (r.testResults || []).filter((f) => f.status === "failed" && !(f.assertionResults || []).some((a) => a.status === "failed")).length;
   }
   failed += brokenFiles;
+  // Which ones, on stderr: the summary prints them, where the tail of a log shows them.
+  for (const file of process.argv.slice(2)) {
+    let r;
+    try { r = JSON.parse(fs.readFileSync(file, "utf8")); } catch { continue; }
+    for (const f of r.testResults || []) {
+      const name = f.name.replace(process.cwd() + "/", "");
+      const bad = (f.assertionResults || []).filter((a) => a.status === "failed");
+      if (f.status === "failed" && !bad.length) console.error(`${name}: ${(f.message || "did not run").split("\n")[0].slice(0, 160)}`);
+      for (const a of bad) console.error(`${name} > ${a.fullName}`.slice(0, 200));
+    }
+  }
   if (brokenFiles) notes.push(`${brokenFiles}-file(s)-failed-to-run`);
   if (rc !== 0 && failed === 0) { failed = 1; notes.push(`exit-${rc}`); }
   if (tests === 0 && failed === 0) { failed = 1; notes.push("no-tests-ran"); }
@@ -116,6 +135,10 @@ row fuzz "$([ "$ff" = 0 ] && echo ok || echo FAILED)" $((SECONDS - t)) "$fp oper
 # --- summary ------------------------------------------------------------------------------------
 printf '\n==== summary (%ss) ====\n' $((SECONDS - START))
 printf '%s\n' "${ROWS[@]}"
+if [ -s "$RESULTS/vitest-failed.txt" ]; then
+  echo "failed tests:"
+  sed 's/^/  /' "$RESULTS/vitest-failed.txt" | head -20
+fi
 if [ "$SKIPPED" -gt 0 ]; then
   echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 else
