@@ -2,6 +2,7 @@
 // its sources: every worker start (each test file's, make run's) loads it instead of bundling
 // again, which costs seconds of CPU each time.
 import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,11 +35,18 @@ export async function workflowBundlePath(workflowsPath: string, interceptorModul
   const file = path.join(CACHE, `workflows-${stampOf(workflowsPath, interceptorModules)}.js`);
   if (existsSync(file) && statSync(file).size > 0) return file;
   const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: interceptorModules });
-  mkdirSync(CACHE, { recursive: true });
-  // Written aside and renamed: a worker starting at the same time reads a whole file or none.
-  const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, code);
-  renameSync(partial, file);
+  try {
+    mkdirSync(CACHE, { recursive: true });
+    // Written aside and renamed: a worker starting at the same time reads a whole file or none.
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+  } catch {
+    // A checkout whose .cache cannot be written (read-only, full) still starts: this process's own copy.
+    const own = path.join(tmpdir(), `borealis-${process.pid}-${path.basename(file)}`);
+    writeFileSync(own, code);
+    return own;
+  }
   // Bundles of earlier sources, unused for an hour, go.
   for (const name of readdirSync(CACHE)) {
     const old = path.join(CACHE, name);
