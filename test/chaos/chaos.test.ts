@@ -2,11 +2,11 @@
 // PostgreSQL and Temporal; the races first, then 35 s of checkouts, refunds and renewals while an
 // API, a worker, Temporal and PostgreSQL are each SIGKILLed at least once; then the books must
 // balance and every paid order's receipt reach Mailpit under exactly one Message-ID.
-import { rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { printReport, runChaos } from "../../scripts/chaos.js";
-import { DATA_DIR } from "../../scripts/services.js";
+import { DATA_DIR, ROOT } from "../../scripts/services.js";
 
 const dataDir = path.join(DATA_DIR, `chaos-test-${process.pid}`);
 
@@ -18,6 +18,11 @@ describe("chaos (short form of make chaos)", () => {
   });
   afterAll(() => {
     if (namespace !== undefined) process.env.TEMPORAL_NAMESPACE = namespace;
+    // What the APIs, workers and services logged, kept beside the run's results for a failure's reading.
+    const log = path.join(dataDir, "processes.log");
+    const results = path.join(ROOT, ".cache", "test-results");
+    mkdirSync(results, { recursive: true });
+    if (existsSync(log)) copyFileSync(log, path.join(results, "chaos-processes.log"));
     rmSync(dataDir, { recursive: true, force: true });
   });
 
