@@ -15,7 +15,7 @@ import { isUuid } from "../kit/ids.js";
 import type { AuthConfig } from "./config.js";
 import { findLiveAccessToken } from "./repository.js";
 import { roleOfMember } from "../organizations/repository.js";
-import { scopesOfRole } from "./scopes.js";
+import { OAUTH_ONLY_SCOPES, scopesOfRole } from "./scopes.js";
 
 export const ACCESS_TOKEN_PREFIX = "polar_at_";
 export const REFRESH_TOKEN_PREFIX = "polar_rt_";
@@ -23,11 +23,11 @@ export const CLIENT_SECRET_PREFIX = "polar_cs_";
 export const CLIENT_ID_PREFIX = "polar_ci_";
 
 /** Scopes about the user alone; every other scope is an organization's. */
-export const USER_SCOPES: ReadonlySet<string> = new Set(["openid", "profile", "email", "offline_access", "user:read"]);
+export const USER_SCOPES: ReadonlySet<string> = new Set(["openid", "profile", "email", "offline_access", "user:read", "user:write"]);
 /** Not for third-party applications: they cannot make access tokens. */
 const NOT_FOR_OAUTH: ReadonlySet<string> = new Set(["organization_access_tokens:read", "organization_access_tokens:write"]);
 /** Every scope a client may ask for (offline_access for a refresh token). */
-export const OAUTH_SCOPES: string[] = ["offline_access", ...ALL_SCOPES.filter((s) => !NOT_FOR_OAUTH.has(s))];
+export const OAUTH_SCOPES: string[] = ["offline_access", ...ALL_SCOPES.filter((s) => !NOT_FOR_OAUTH.has(s)), ...OAUTH_ONLY_SCOPES];
 
 export const needsOrganization = (scopes: readonly string[]) => scopes.some((s) => !USER_SCOPES.has(s));
 

@@ -11,8 +11,12 @@ export const MEMBER_WITHHELD_SCOPES: ReadonlySet<string> = new Set([
   "organization_access_tokens:write",
 ]);
 
-const OWNER_SCOPES: ReadonlySet<string> = new Set(ALL_SCOPES);
-const MEMBER_SCOPES: ReadonlySet<string> = new Set(ALL_SCOPES.filter((s) => !MEMBER_WITHHELD_SCOPES.has(s)));
+/** 0.49.0's scopes that an organization token cannot hold (the contract's AvailableScope has not them): OAuth2 only. */
+export const OAUTH_ONLY_SCOPES = ["user:write", "wallets:read", "wallets:write", "member_sessions:write"] as const;
+
+const ROLE_SCOPES = [...ALL_SCOPES, ...OAUTH_ONLY_SCOPES];
+const OWNER_SCOPES: ReadonlySet<string> = new Set(ROLE_SCOPES);
+const MEMBER_SCOPES: ReadonlySet<string> = new Set(ROLE_SCOPES.filter((s) => !MEMBER_WITHHELD_SCOPES.has(s)));
 
 /** A member's scopes by role (several roles are comma separated: the strongest wins). */
 export function scopesOfRole(role: string): ReadonlySet<string> {

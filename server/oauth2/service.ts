@@ -121,6 +121,8 @@ const GRANTING_NOTHING: ReadonlySet<string> = new Set([
   "repositories:read",
   "repositories:write",
   "external_organizations:read",
+  "user:write",
+  "member_sessions:write",
 ]);
 const SHOWN_SCOPES: ReadonlySet<string> = new Set(OAUTH_SCOPES.filter((s) => s !== "offline_access" && !GRANTING_NOTHING.has(s)));
 const isShownScope = (s: string): s is AuthorizeScope => SHOWN_SCOPES.has(s);

@@ -7,6 +7,7 @@ import { Polar } from "@polar-sh/sdk";
 import { HTTPClient } from "@polar-sh/sdk/lib/http.js";
 import * as oidc from "openid-client";
 import { Polar as Polar049 } from "polar-sdk-049";
+import { HTTPClient as HTTPClient049 } from "polar-sdk-049/lib/http.js";
 import { describe, expect, it } from "vitest";
 import { type Browser, ownerWithOrganization, useTestApi } from "../harness/index.js";
 import { consent as consentAt, REDIRECT, register as registerAt, type Registered } from "./flow.js";
@@ -125,6 +126,51 @@ describe("OAuth2 provider", () => {
     await oidc.tokenRevocation(config, fresh.access_token);
     expect((await fetch(`${api.url}/v1/products/`, { headers: bearer })).status).toBe(401);
     expect((await oidc.tokenIntrospection(config, fresh.access_token)).active).toBe(false);
+  });
+
+  it("registers 0.49.0's client with its default scopes; wallets:read lists wallets, and grants nothing else", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const polar049 = new Polar049({
+      serverURL: api.url,
+      httpClient: new HTTPClient049({ fetcher: (input, init) => owner.browser.fetch(input, init) }),
+    });
+    // No scope given: the client sends its own default list, which names user:write, wallets:* and member_sessions:write.
+    // The client types this answer `any`.
+    const created: Registered & { scope: string } = await polar049.oauth2.clients.create({
+      clientName: "Default scopes",
+      redirectUris: [REDIRECT],
+      tokenEndpointAuthMethod: "client_secret_post",
+    });
+    const granted = created.scope.split(" ");
+    expect(granted).toEqual(
+      expect.arrayContaining(["user:write", "wallets:read", "wallets:write", "member_sessions:write", "products:read"]),
+    );
+
+    const config = await discover(created);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const callback = await consent(
+      owner.browser,
+      oidc.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: "openid wallets:read member_sessions:write",
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+        state,
+      }),
+    );
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const bearer = { authorization: `Bearer ${tokens.access_token}` };
+    const wallets = await fetch(`${api.url}/v1/wallets/`, { headers: bearer });
+    expect(wallets.status).toBe(200);
+    expect(((await wallets.json()) as { items: unknown[] }).items).toEqual([]);
+    expect((await fetch(`${api.url}/v1/customers/`, { headers: bearer })).status).toBe(403);
+    const credit = await fetch(`${api.url}/v1/wallets/credit`, {
+      method: "POST",
+      headers: Object.assign({ "content-type": "application/json" }, bearer),
+      body: JSON.stringify({ customer_id: crypto.randomUUID(), amount: 100, currency: "usd" }),
+    });
+    expect(credit.status).toBe(403);
   });
 
   it("answers the official client's oauth2 calls", async () => {
