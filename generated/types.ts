@@ -7992,7 +7992,7 @@ export interface components {
             account_username: string | null;
         };
         CustomerPortalSubscriptionSettings: {
-            /** @description Whether customers may change the seats of a seat-based subscription (none are offered yet). */
+            /** @description Whether customers may change the seats of a seat-based subscription. */
             update_seats: boolean;
             /** @description Whether customers may change their subscription's plan (the same setting as `allow_customer_updates`). */
             update_plan: boolean;
@@ -8384,6 +8384,8 @@ export interface components {
             /** @description The ID of the applied discount, if any. */
             discount_id: string | null;
             checkout_id: string | null;
+            /** @description The number of seats for seat-based subscriptions. None for non-seat subscriptions. */
+            seats?: number | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
             product: components["schemas"]["CustomerSubscriptionProduct"];
@@ -11071,6 +11073,8 @@ export interface components {
             /** @description The ID of the applied discount, if any. */
             discount_id: string | null;
             checkout_id: string | null;
+            /** @description The number of seats for seat-based subscriptions. None for non-seat subscriptions. */
+            seats?: number | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
             /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
@@ -12409,6 +12413,8 @@ export interface components {
             /** @description The ID of the applied discount, if any. */
             discount_id: string | null;
             checkout_id: string | null;
+            /** @description The number of seats for seat-based subscriptions. None for non-seat subscriptions. */
+            seats?: number | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
             metadata: {

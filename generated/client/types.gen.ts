@@ -5281,7 +5281,7 @@ export type CustomerPortalOAuthAccount = {
 
 export type CustomerPortalSubscriptionSettings = {
     /**
-     * Whether customers may change the seats of a seat-based subscription (none are offered yet).
+     * Whether customers may change the seats of a seat-based subscription.
      */
     update_seats: boolean;
     /**
@@ -5804,6 +5804,10 @@ export type CustomerSubscription = {
      */
     discount_id: string | null;
     checkout_id: string | null;
+    /**
+     * The number of seats for seat-based subscriptions. None for non-seat subscriptions.
+     */
+    seats?: number | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
     product: CustomerSubscriptionProduct;
@@ -9242,6 +9246,10 @@ export type OrderSubscription = {
      */
     discount_id: string | null;
     checkout_id: string | null;
+    /**
+     * The number of seats for seat-based subscriptions. None for non-seat subscriptions.
+     */
+    seats?: number | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
     /**
@@ -11051,6 +11059,10 @@ export type Subscription = {
      */
     discount_id: string | null;
     checkout_id: string | null;
+    /**
+     * The number of seats for seat-based subscriptions. None for non-seat subscriptions.
+     */
+    seats?: number | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
     metadata: {
