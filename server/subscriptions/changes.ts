@@ -125,7 +125,7 @@ export async function changeSubscription(
         updated = await changeProduct(trx, row, change, now, by);
         break;
       case "seats":
-        updated = await changeSeats(trx, row, change, now);
+        updated = await changeSeats(trx, row, change, now, by);
         break;
       case "discount":
         if (by !== "merchant") throw new NotPermitted();
@@ -275,7 +275,7 @@ export async function planProductChange(
   }
   const oldProduct = (await findProduct(trx, row.product_id)) as ProductRow;
   const seats = await seatsAfterProductChange(trx, row, price);
-  const newAmount = priceAmount(price, seats);
+  const newAmount = priceAmount(price, null, undefined, seats);
 
   // What is left of the current period, as a fraction, on this subscription's clock. The new
   // product's price is for its own period: on another cadence (a year, every 3 months) the time

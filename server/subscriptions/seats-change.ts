@@ -4,6 +4,7 @@
 import type { Knex } from "knex";
 import { findCustomer, type CustomerRow } from "../customers/repository.js";
 import { jsonb } from "../kit/db.js";
+import { invalid } from "../kit/errors.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { findProduct, type PriceRow, type ProductRow } from "../products/repository.js";
 import { seatBounds, seatsAmount } from "../products/seat-tiers.js";
@@ -41,13 +42,22 @@ async function checkSeats(db: Knex, row: SubscriptionRow, price: PriceRow, seats
   if (seats < inUse) throw new SeatsAlreadyAssigned(inUse, seats);
 }
 
-/** Sets the seat count of `row` (locked by the caller); the same count changes nothing. */
+/**
+ * Sets the seat count of `row` (locked by the caller); the same count changes nothing. A customer
+ * may, unless the organization's portal settings say `subscription.update_seats: false`.
+ */
 export async function changeSeats(
   trx: Knex.Transaction,
   row: SubscriptionRow,
   change: { seats: number; prorationBehavior?: "invoice" | "prorate" | null },
   now: Date,
+  by: "merchant" | "customer",
 ): Promise<SubscriptionRow> {
+  const org = (await findOrganization(trx, row.organization_id)) as OrganizationRow;
+  if (by === "customer" && org.customer_portal_settings?.subscription?.update_seats === false) {
+    // A 422 as a refused plan change is: the portal call's 403 bodies are only AlreadyCanceledSubscription's.
+    throw invalid(["body", "seats"], "Updating subscription seats is not allowed.", "value_error", change.seats);
+  }
   if (isEnded(row) || row.cancel_at_period_end) throw new AlreadyCanceledSubscription();
   const price = await seatPriceOf(trx, row.id);
   if (!price?.seat_tiers) throw new NotASeatBasedSubscription();
@@ -55,7 +65,6 @@ export async function changeSeats(
   const oldSeats = row.seats ?? seatBounds(price.seat_tiers).minimum;
   if (change.seats === oldSeats) return row;
 
-  const org = (await findOrganization(trx, row.organization_id)) as OrganizationRow;
   const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
   const product = (await findProduct(trx, row.product_id)) as ProductRow;
   const newAmount = seatsAmount(price.seat_tiers, change.seats);
