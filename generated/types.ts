@@ -8266,7 +8266,7 @@ export interface components {
             meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
             /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
             units: number | null;
-            /** @description The number of seats of a seat-based subscription. Seat-based prices are not offered, so this is always `null`. */
+            /** @description The number of seats of a seat-based subscription; `null` otherwise. */
             seats: number | null;
         };
         /** @description Current consumption and spending for a subscription meter. */

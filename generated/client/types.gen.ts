@@ -5669,7 +5669,7 @@ export type CustomerStateSubscription = {
      */
     units: number | null;
     /**
-     * The number of seats of a seat-based subscription. Seat-based prices are not offered, so this is always `null`.
+     * The number of seats of a seat-based subscription; `null` otherwise.
      */
     seats: number | null;
 };
