@@ -7817,6 +7817,8 @@ export interface components {
             /** @description The ID of the applied discount, if any. */
             discount_id: string | null;
             checkout_id: string | null;
+            /** @description The number of seats for seat-based subscriptions. None for non-seat subscriptions. */
+            seats?: number | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
             /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */

@@ -5050,6 +5050,10 @@ export type CustomerOrderSubscription = {
      */
     discount_id: string | null;
     checkout_id: string | null;
+    /**
+     * The number of seats for seat-based subscriptions. None for non-seat subscriptions.
+     */
+    seats?: number | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
     /**

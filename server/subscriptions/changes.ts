@@ -56,7 +56,7 @@ export type SubscriptionChange =
 
 /** The merchant's PATCH body, one of its shapes. */
 export function merchantChange(body: Record<string, unknown>): SubscriptionChange {
-  if ("seats" in body) {
+  if (typeof body.seats === "number") {
     return { kind: "seats", seats: Number(body.seats), prorationBehavior: body.proration_behavior as "invoice" | "prorate" | null };
   }
   if ("revoke" in body) {
@@ -89,7 +89,7 @@ export function merchantChange(body: Record<string, unknown>): SubscriptionChang
 
 /** The portal's PATCH body: a product or seat count change, or cancel / uncancel at period end. */
 export function customerChange(body: Record<string, unknown>): SubscriptionChange {
-  if ("seats" in body) return { kind: "seats", seats: Number(body.seats), prorationBehavior: null };
+  if (typeof body.seats === "number") return { kind: "seats", seats: Number(body.seats), prorationBehavior: null };
   if ("product_id" in body) return { kind: "product", productId: String(body.product_id), prorationBehavior: null };
   if (body.cancel_at_period_end === undefined || body.cancel_at_period_end === null) return { kind: "none" };
   return {
