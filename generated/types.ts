@@ -19389,6 +19389,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerSubscriptionChangePreview"];
                 };
             };
+            /** @description Bad Request: SubscriptionSeatError (the seats the subscription has don't fit the product) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionSeatError"];
+                };
+            };
             /** @description Unauthorized: missing, invalid or expired credentials */
             401: {
                 headers: {

@@ -826,6 +826,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "customer_portal:subscriptions:preview_update": {
     "200": { contentType: "application/json", schema: "CustomerSubscriptionChangePreview" },
+    "400": { contentType: "application/json", schema: "SubscriptionSeatError" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },

@@ -17106,6 +17106,10 @@ export type CustomerPortalSubscriptionsPreviewUpdateData = {
 
 export type CustomerPortalSubscriptionsPreviewUpdateErrors = {
     /**
+     * Bad Request: SubscriptionSeatError (the seats the subscription has don't fit the product)
+     */
+    400: SubscriptionSeatError;
+    /**
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;

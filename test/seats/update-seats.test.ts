@@ -286,6 +286,13 @@ describe("product changes and seats", () => {
       error: "SeatsAlreadyAssigned",
       detail: "Cannot decrease seats to 0. Currently 1 seats are assigned. Revoke seats first.",
     });
+    // The portal's preview of that move answers the same.
+    await setOrg(s.orgId, "subscription_settings", { allow_customer_updates: true });
+    const session = await createCustomerSessionToken(api.knex, s.customerId);
+    const preview = await fetch(`${api.url}/v1/customer-portal/subscriptions/${s.subscriptionId}/preview?product_id=${solo.id}`, {
+      headers: { authorization: `Bearer ${session}` },
+    });
+    expect([preview.status, ((await preview.json()) as { error: string }).error]).toEqual([400, "SeatsAlreadyAssigned"]);
     await s.polar.customerSeats.revokeSeat({ seatId: seat.id });
     const plain = await s.polar.subscriptions.update({ id: s.subscriptionId, subscriptionUpdate: { productId: solo.id } });
     expect(plain).toMatchObject({ productId: solo.id, seats: null, amount: 2500 });
