@@ -7817,6 +7817,8 @@ export interface components {
             /** @description The ID of the applied discount, if any. */
             discount_id: string | null;
             checkout_id: string | null;
+            /** @description The number of seats for seat-based subscriptions. None for non-seat subscriptions. */
+            seats?: number | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
             /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
@@ -7992,7 +7994,7 @@ export interface components {
             account_username: string | null;
         };
         CustomerPortalSubscriptionSettings: {
-            /** @description Whether customers may change the seats of a seat-based subscription (none are offered yet). */
+            /** @description Whether customers may change the seats of a seat-based subscription. */
             update_seats: boolean;
             /** @description Whether customers may change their subscription's plan (the same setting as `allow_customer_updates`). */
             update_plan: boolean;
@@ -8266,7 +8268,7 @@ export interface components {
             meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
             /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
             units: number | null;
-            /** @description The number of seats of a seat-based subscription. Seat-based prices are not offered, so this is always `null`. */
+            /** @description The number of seats of a seat-based subscription; `null` otherwise. */
             seats: number | null;
         };
         /** @description Current consumption and spending for a subscription meter. */
@@ -8384,6 +8386,8 @@ export interface components {
             /** @description The ID of the applied discount, if any. */
             discount_id: string | null;
             checkout_id: string | null;
+            /** @description The number of seats for seat-based subscriptions. None for non-seat subscriptions. */
+            seats?: number | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
             product: components["schemas"]["CustomerSubscriptionProduct"];
@@ -8502,10 +8506,14 @@ export interface components {
         };
         /** @enum {string} */
         CustomerSubscriptionSortProperty: "started_at" | "-started_at" | "amount" | "-amount" | "status" | "-status" | "organization" | "-organization" | "product" | "-product";
-        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["CustomerSubscriptionCancel"];
+        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["CustomerSubscriptionUpdateSeats"] | components["schemas"]["CustomerSubscriptionCancel"];
         CustomerSubscriptionUpdateProduct: {
             /** @description Update subscription to another product. */
             product_id: string;
+        };
+        CustomerSubscriptionUpdateSeats: {
+            /** @description Update the number of seats for this subscription. */
+            seats: number;
         };
         /**
          * @description An individual buys for themself; a team customer is an organization's account its members share.
@@ -11067,6 +11075,8 @@ export interface components {
             /** @description The ID of the applied discount, if any. */
             discount_id: string | null;
             checkout_id: string | null;
+            /** @description The number of seats for seat-based subscriptions. None for non-seat subscriptions. */
+            seats?: number | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
             /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
@@ -12405,6 +12415,8 @@ export interface components {
             /** @description The ID of the applied discount, if any. */
             discount_id: string | null;
             checkout_id: string | null;
+            /** @description The number of seats for seat-based subscriptions. None for non-seat subscriptions. */
+            seats?: number | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
             metadata: {
@@ -12734,14 +12746,63 @@ export interface components {
         SubscriptionRevokedMetadata: {
             subscription_id: string;
         };
+        /** @description A seat count the subscription can't take: not on a seat-based price, outside the price's seats, or below the seats in use. */
+        SubscriptionSeatError: {
+            /** @enum {string} */
+            error: "NotASeatBasedSubscription" | "BelowMinimumSeats" | "AboveMaximumSeats" | "SeatsAlreadyAssigned";
+            detail: string;
+        };
+        /** @description An event created by Polar when a subscription changes its number of seats. */
+        SubscriptionSeatsUpdatedEvent: {
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The timestamp of the event.
+             */
+            timestamp: string;
+            /** @description The ID of the organization owning the event. */
+            organization_id: string;
+            /** @description ID of the customer in your Polar organization associated with the event. */
+            customer_id: string | null;
+            /** @description The customer associated with the event. */
+            customer: components["schemas"]["Customer"] | null;
+            /** @description ID of the customer in your system associated with the event. */
+            external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
+            /**
+             * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
+             * @constant
+             */
+            source: "system";
+            /**
+             * @description The name of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            name: "subscription.seats_updated";
+            metadata: components["schemas"]["SubscriptionSeatsUpdatedMetadata"];
+        };
+        SubscriptionSeatsUpdatedMetadata: {
+            subscription_id: string;
+            old_seats: number;
+            new_seats: number;
+            proration_behavior: string;
+        };
         /** @enum {string} */
         SubscriptionSortProperty: "customer" | "-customer" | "status" | "-status" | "started_at" | "-started_at" | "current_period_end" | "-current_period_end" | "amount" | "-amount" | "product" | "-product" | "discount" | "-discount";
         /** @enum {string} */
         SubscriptionStatus: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
-        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionUpdateTrial"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
+        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateSeats"] | components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionUpdateTrial"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
         SubscriptionUpdateDiscount: {
             /** @description Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle. */
             discount_id: string | null;
+        };
+        SubscriptionUpdateSeats: {
+            /** @description Update the number of seats for this subscription. */
+            seats: number;
+            /** @description Determine how to handle the proration billing. If not provided, will use the default organization setting. */
+            proration_behavior?: components["schemas"]["SubscriptionProrationBehavior"] | null;
         };
         SubscriptionUpdateTrial: {
             /** @description Set or extend the trial period of a trialing subscription; the price is first charged then. If set to `now`, the trial ends (and the first charge happens) immediately. */
@@ -12755,7 +12816,7 @@ export interface components {
         };
         /** @enum {string} */
         SwitchingFrom: "paddle" | "lemon_squeezy" | "gumroad" | "stripe" | "other";
-        SystemEvent: components["schemas"]["BenefitCycledEvent"] | components["schemas"]["BenefitGrantedEvent"] | components["schemas"]["BenefitRevokedEvent"] | components["schemas"]["BenefitUpdatedEvent"] | components["schemas"]["MeterCreditEvent"] | components["schemas"]["MeterResetEvent"] | components["schemas"]["SubscriptionCycledEvent"] | components["schemas"]["SubscriptionProductUpdatedEvent"] | components["schemas"]["SubscriptionRevokedEvent"];
+        SystemEvent: components["schemas"]["BenefitCycledEvent"] | components["schemas"]["BenefitGrantedEvent"] | components["schemas"]["BenefitRevokedEvent"] | components["schemas"]["BenefitUpdatedEvent"] | components["schemas"]["MeterCreditEvent"] | components["schemas"]["MeterResetEvent"] | components["schemas"]["SubscriptionCycledEvent"] | components["schemas"]["SubscriptionProductUpdatedEvent"] | components["schemas"]["SubscriptionRevokedEvent"] | components["schemas"]["SubscriptionSeatsUpdatedEvent"];
         TooManyRequests: {
             /** @constant */
             error: "TooManyRequests";
@@ -19328,6 +19389,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerSubscriptionChangePreview"];
                 };
             };
+            /** @description Bad Request: SubscriptionSeatError (the seats the subscription has don't fit the product) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionSeatError"];
+                };
+            };
             /** @description Unauthorized: missing, invalid or expired credentials */
             401: {
                 headers: {
@@ -19586,6 +19656,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerSubscription"];
+                };
+            };
+            /** @description Bad Request: SubscriptionSeatError (a seat count the subscription can't take) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionSeatError"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */
@@ -27230,6 +27309,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Bad Request: SubscriptionSeatError (a seat count the subscription can't take) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionSeatError"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

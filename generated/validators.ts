@@ -129,6 +129,7 @@ export const responseBodySchemas = [
   "SeatForbidden",
   "SeatsList",
   "Subscription",
+  "SubscriptionSeatError",
   "TaxReport",
   "TaxUnavailable",
   "TestClock",
@@ -825,6 +826,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "customer_portal:subscriptions:preview_update": {
     "200": { contentType: "application/json", schema: "CustomerSubscriptionChangePreview" },
+    "400": { contentType: "application/json", schema: "SubscriptionSeatError" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
@@ -834,6 +836,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "customer_portal:subscriptions:update": {
     "200": { contentType: "application/json", schema: "CustomerSubscription" },
+    "400": { contentType: "application/json", schema: "SubscriptionSeatError" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
@@ -1794,6 +1797,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "subscriptions:update": {
     "200": { contentType: "application/json", schema: "Subscription" },
+    "400": { contentType: "application/json", schema: "SubscriptionSeatError" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/AlreadyCanceledSubscription"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },

@@ -5050,6 +5050,10 @@ export type CustomerOrderSubscription = {
      */
     discount_id: string | null;
     checkout_id: string | null;
+    /**
+     * The number of seats for seat-based subscriptions. None for non-seat subscriptions.
+     */
+    seats?: number | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
     /**
@@ -5281,7 +5285,7 @@ export type CustomerPortalOAuthAccount = {
 
 export type CustomerPortalSubscriptionSettings = {
     /**
-     * Whether customers may change the seats of a seat-based subscription (none are offered yet).
+     * Whether customers may change the seats of a seat-based subscription.
      */
     update_seats: boolean;
     /**
@@ -5669,7 +5673,7 @@ export type CustomerStateSubscription = {
      */
     units: number | null;
     /**
-     * The number of seats of a seat-based subscription. Seat-based prices are not offered, so this is always `null`.
+     * The number of seats of a seat-based subscription; `null` otherwise.
      */
     seats: number | null;
 };
@@ -5804,6 +5808,10 @@ export type CustomerSubscription = {
      */
     discount_id: string | null;
     checkout_id: string | null;
+    /**
+     * The number of seats for seat-based subscriptions. None for non-seat subscriptions.
+     */
+    seats?: number | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
     product: CustomerSubscriptionProduct;
@@ -5979,13 +5987,20 @@ export type CustomerSubscriptionProduct = {
 
 export type CustomerSubscriptionSortProperty = 'started_at' | '-started_at' | 'amount' | '-amount' | 'status' | '-status' | 'organization' | '-organization' | 'product' | '-product';
 
-export type CustomerSubscriptionUpdate = CustomerSubscriptionUpdateProduct | CustomerSubscriptionCancel;
+export type CustomerSubscriptionUpdate = CustomerSubscriptionUpdateProduct | CustomerSubscriptionUpdateSeats | CustomerSubscriptionCancel;
 
 export type CustomerSubscriptionUpdateProduct = {
     /**
      * Update subscription to another product.
      */
     product_id: string;
+};
+
+export type CustomerSubscriptionUpdateSeats = {
+    /**
+     * Update the number of seats for this subscription.
+     */
+    seats: number;
 };
 
 /**
@@ -9235,6 +9250,10 @@ export type OrderSubscription = {
      */
     discount_id: string | null;
     checkout_id: string | null;
+    /**
+     * The number of seats for seat-based subscriptions. None for non-seat subscriptions.
+     */
+    seats?: number | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
     /**
@@ -11044,6 +11063,10 @@ export type Subscription = {
      */
     discount_id: string | null;
     checkout_id: string | null;
+    /**
+     * The number of seats for seat-based subscriptions. None for non-seat subscriptions.
+     */
+    seats?: number | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
     metadata: {
@@ -11466,17 +11489,86 @@ export type SubscriptionRevokedMetadata = {
     subscription_id: string;
 };
 
+/**
+ * A seat count the subscription can't take: not on a seat-based price, outside the price's seats, or below the seats in use.
+ */
+export type SubscriptionSeatError = {
+    error: 'NotASeatBasedSubscription' | 'BelowMinimumSeats' | 'AboveMaximumSeats' | 'SeatsAlreadyAssigned';
+    detail: string;
+};
+
+/**
+ * An event created by Polar when a subscription changes its number of seats.
+ */
+export type SubscriptionSeatsUpdatedEvent = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The timestamp of the event.
+     */
+    timestamp: string;
+    /**
+     * The ID of the organization owning the event.
+     */
+    organization_id: string;
+    /**
+     * ID of the customer in your Polar organization associated with the event.
+     */
+    customer_id: string | null;
+    /**
+     * The customer associated with the event.
+     */
+    customer: Customer | null;
+    /**
+     * ID of the customer in your system associated with the event.
+     */
+    external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
+     * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
+     */
+    source: 'system';
+    /**
+     * The name of the event.
+     */
+    name: 'subscription.seats_updated';
+    metadata: SubscriptionSeatsUpdatedMetadata;
+};
+
+export type SubscriptionSeatsUpdatedMetadata = {
+    subscription_id: string;
+    old_seats: number;
+    new_seats: number;
+    proration_behavior: string;
+};
+
 export type SubscriptionSortProperty = 'customer' | '-customer' | 'status' | '-status' | 'started_at' | '-started_at' | 'current_period_end' | '-current_period_end' | 'amount' | '-amount' | 'product' | '-product' | 'discount' | '-discount';
 
 export type SubscriptionStatus = 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid';
 
-export type SubscriptionUpdate = SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke;
+export type SubscriptionUpdate = SubscriptionUpdateSeats | SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke;
 
 export type SubscriptionUpdateDiscount = {
     /**
      * Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle.
      */
     discount_id: string | null;
+};
+
+export type SubscriptionUpdateSeats = {
+    /**
+     * Update the number of seats for this subscription.
+     */
+    seats: number;
+    /**
+     * Determine how to handle the proration billing. If not provided, will use the default organization setting.
+     */
+    proration_behavior?: SubscriptionProrationBehavior | null;
 };
 
 export type SubscriptionUpdateTrial = {
@@ -11517,7 +11609,9 @@ export type SystemEvent = ({
     name: 'subscription.product_updated';
 } & SubscriptionProductUpdatedEvent) | ({
     name: 'subscription.revoked';
-} & SubscriptionRevokedEvent);
+} & SubscriptionRevokedEvent) | ({
+    name: 'subscription.seats_updated';
+} & SubscriptionSeatsUpdatedEvent);
 
 export type TooManyRequests = {
     error: 'TooManyRequests';
@@ -17012,6 +17106,10 @@ export type CustomerPortalSubscriptionsPreviewUpdateData = {
 
 export type CustomerPortalSubscriptionsPreviewUpdateErrors = {
     /**
+     * Bad Request: SubscriptionSeatError (the seats the subscription has don't fit the product)
+     */
+    400: SubscriptionSeatError;
+    /**
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
@@ -17189,6 +17287,10 @@ export type CustomerPortalSubscriptionsUpdateData = {
 };
 
 export type CustomerPortalSubscriptionsUpdateErrors = {
+    /**
+     * Bad Request: SubscriptionSeatError (a seat count the subscription can't take)
+     */
+    400: SubscriptionSeatError;
     /**
      * Unauthorized: missing, invalid or expired credentials
      */
@@ -22708,6 +22810,10 @@ export type SubscriptionsUpdateData = {
 };
 
 export type SubscriptionsUpdateErrors = {
+    /**
+     * Bad Request: SubscriptionSeatError (a seat count the subscription can't take)
+     */
+    400: SubscriptionSeatError;
     /**
      * Unauthorized: missing, invalid or expired credentials
      */

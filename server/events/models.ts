@@ -1,4 +1,4 @@
-// The Event wire shapes: a UserEvent (ingested), or one of the nine SystemEvents the platform writes,
+// The Event wire shapes: a UserEvent (ingested), or one of the ten SystemEvents the platform writes,
 // each with the metadata the contract gives its name; EventName statistics, and event types.
 import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
@@ -28,6 +28,7 @@ export const SYSTEM_LABELS: Record<string, string> = {
   "subscription.cycled": "Subscription cycled",
   "subscription.revoked": "Subscription revoked",
   "subscription.product_updated": "Subscription product updated",
+  "subscription.seats_updated": "Subscription seats updated",
 };
 
 /** The label of an event's type: a system event's in words; a user event's is its type's (its name until renamed). */
@@ -89,6 +90,16 @@ function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "met
           subscription_id: text(m.subscription_id),
           old_product_id: text(m.old_product_id),
           new_product_id: text(m.new_product_id),
+        },
+      });
+    case "subscription.seats_updated":
+      return Object.assign(s, {
+        name: "subscription.seats_updated" as const,
+        metadata: {
+          subscription_id: text(m.subscription_id),
+          old_seats: Math.trunc(Number(m.old_seats ?? 0)),
+          new_seats: Math.trunc(Number(m.new_seats ?? 0)),
+          proration_behavior: text(m.proration_behavior),
         },
       });
     default:

@@ -138,6 +138,7 @@ export function toSubscriptionBase(row: SubscriptionBaseRow) {
     product_id: row.product_id,
     discount_id: row.discount_id,
     checkout_id: row.checkout_id,
+    seats: row.seats ?? null,
     customer_cancellation_reason: row.customer_cancellation_reason,
     customer_cancellation_comment: row.customer_cancellation_comment,
     // Unit-based prices are not offered: a subscription has no units.

@@ -96,6 +96,8 @@ export interface SubscriptionBaseRow {
   product_id: string;
   discount_id: string | null;
   checkout_id: string | null;
+  /** How many seats a seat-based subscription bought; null otherwise. */
+  seats?: number | null;
   status: SubscriptionStatus;
   amount: number;
   currency: string;

@@ -5,7 +5,6 @@
 // SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import type { Knex } from "knex";
-import { taxOrderLines } from "../orders/lines-tax.js";
 import { findCustomer } from "../customers/repository.js";
 import { findProduct, findProductOf, unarchivedPrices } from "../products/repository.js";
 import type { components } from "../../generated/types.js";
@@ -20,10 +19,11 @@ import { isUuid } from "../kit/ids.js";
 import { emitInternal } from "../kit/outbox.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { stopPaymentRetries } from "../orders/repository.js";
-import { createOrderForCheckout } from "../orders/service.js";
 import { isFreePrice } from "../products/models.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
-import { prorationItem, revokeEnded } from "./billing.js";
+import { revokeEnded } from "./billing.js";
+import { isEnded, settleProration } from "./proration.js";
+import { changeSeats, seatsAfterProductChange } from "./seats-change.js";
 import { addIntervals } from "./periods.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
@@ -34,7 +34,6 @@ import {
   findSubscription,
   firstSubscriptionPrice,
   insertSubscriptionPrices,
-  orderDependents,
   updateSubscription,
   type CancellationReason,
   type ProrationLine,
@@ -48,14 +47,18 @@ export type SubscriptionChange =
   | { kind: "cancel"; cancelAtPeriodEnd: boolean; reason?: CancellationReason | null; comment?: string | null }
   | { kind: "revoke"; reason?: CancellationReason | null; comment?: string | null }
   | { kind: "product"; productId: string; prorationBehavior?: "invoice" | "prorate" | null }
+  | { kind: "seats"; seats: number; prorationBehavior?: "invoice" | "prorate" | null }
   | { kind: "discount"; discountId: string | null }
   /** A trialing subscription's trial moved to end at `trialEnd` ("now": at once). */
   | { kind: "trial"; trialEnd: string }
   /** A portal cancel body without cancel_at_period_end: nothing to change. */
   | { kind: "none" };
 
-/** The merchant's PATCH body, one of its four shapes. */
+/** The merchant's PATCH body, one of its shapes. */
 export function merchantChange(body: Record<string, unknown>): SubscriptionChange {
+  if (typeof body.seats === "number") {
+    return { kind: "seats", seats: Number(body.seats), prorationBehavior: body.proration_behavior as "invoice" | "prorate" | null };
+  }
   if ("revoke" in body) {
     if (body.revoke !== true) throw invalid(["body", "revoke"], "Input should be True", "literal_error", body.revoke);
     return {
@@ -84,8 +87,9 @@ export function merchantChange(body: Record<string, unknown>): SubscriptionChang
   throw invalid(["body"], "Give product_id, discount_id, trial_end, cancel_at_period_end or revoke.", "missing");
 }
 
-/** The portal's PATCH body: a product change, or cancel / uncancel at period end. */
+/** The portal's PATCH body: a product or seat count change, or cancel / uncancel at period end. */
 export function customerChange(body: Record<string, unknown>): SubscriptionChange {
+  if (typeof body.seats === "number") return { kind: "seats", seats: Number(body.seats), prorationBehavior: null };
   if ("product_id" in body) return { kind: "product", productId: String(body.product_id), prorationBehavior: null };
   if (body.cancel_at_period_end === undefined || body.cancel_at_period_end === null) return { kind: "none" };
   return {
@@ -95,8 +99,6 @@ export function customerChange(body: Record<string, unknown>): SubscriptionChang
     comment: body.cancellation_comment as string | null,
   };
 }
-
-const isEnded = (row: SubscriptionRow) => row.status === "canceled" || row.status === "incomplete_expired" || row.ended_at !== null;
 
 /** Applies one change; `by` says who asks (a customer may change product only where the organization allows it). */
 export async function changeSubscription(
@@ -121,6 +123,9 @@ export async function changeSubscription(
         break;
       case "product":
         updated = await changeProduct(trx, row, change, now, by);
+        break;
+      case "seats":
+        updated = await changeSeats(trx, row, change, now, by);
         break;
       case "discount":
         if (by !== "merchant") throw new NotPermitted();
@@ -227,6 +232,8 @@ export interface ProductChangePlan {
   price: PriceRow;
   prices: PriceRow[];
   newAmount: number;
+  /** The seats it keeps on a seat-based price; null on another. */
+  seats: number | null;
   lines: ProrationLine[];
   behavior: "invoice" | "prorate";
   net: number;
@@ -267,7 +274,8 @@ export async function planProductChange(
     throw invalid(loc, "The new product is priced in another currency.", "value_error", change.productId);
   }
   const oldProduct = (await findProduct(trx, row.product_id)) as ProductRow;
-  const newAmount = priceAmount(price, null);
+  const seats = await seatsAfterProductChange(trx, row, price);
+  const newAmount = priceAmount(price, null, undefined, seats);
 
   // What is left of the current period, as a fraction, on this subscription's clock. The new
   // product's price is for its own period: on another cadence (a year, every 3 months) the time
@@ -290,7 +298,7 @@ export async function planProductChange(
     lines.push(Object.assign({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id }, span));
   const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
   const net = lines.reduce((n, l) => n + l.amount, 0);
-  return { product, oldProduct, price, prices, newAmount, lines, behavior, net };
+  return { product, oldProduct, price, prices, newAmount, seats, lines, behavior, net };
 }
 
 async function changeProduct(
@@ -300,48 +308,9 @@ async function changeProduct(
   now: Date,
   by: "merchant" | "customer",
 ): Promise<SubscriptionRow> {
-  const { product, price, prices, newAmount, lines, behavior, net } = await planProductChange(trx, row, change, now, by);
+  const { product, price, prices, newAmount, seats, lines, behavior } = await planProductChange(trx, row, change, now, by);
 
-  let pendingOrderId: string | null = null;
-  let pending = [...(row.pending_prorations ?? [])];
-  if (behavior === "invoice" && net > 0) {
-    // Charged now (by the workflow, at once): an order for the difference.
-    const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
-    const taxed = await taxOrderLines(
-      trx,
-      { organizationId: row.organization_id, customer, product, currency: row.currency, date: now },
-      lines.map(prorationItem),
-      0,
-    );
-    const order = await createOrderForCheckout(
-      trx,
-      {
-        organizationId: row.organization_id,
-        customerId: row.customer_id,
-        productId: product.id,
-        productPriceId: price.id,
-        checkoutId: null,
-        subscriptionId: row.id,
-        billingReason: "subscription_update",
-        currency: row.currency,
-        subtotalAmount: taxed.subtotal,
-        discountAmount: 0,
-        discountId: null,
-        taxAmount: taxed.taxAmount,
-        items: taxed.items,
-        billingName: customer.billing_name ?? customer.name,
-        billingAddress: customer.billing_address,
-        metadata: row.metadata,
-        customFieldData: {},
-        tax: taxed.tax,
-      },
-      orderDependents,
-    );
-    pendingOrderId = order.id;
-  } else {
-    // prorate (or a downgrade's credit): the lines join the next renewal's order.
-    pending = [...pending, ...lines];
-  }
+  const settled = await settleProration(trx, row, { product, price }, lines, behavior, now);
   // On another cadence, the current period ends as it was and the new product's periods follow
   // from its end: period 0 of the new anchor is the next one.
   const cadence = sameCadence(row, product)
@@ -359,9 +328,10 @@ async function changeProduct(
       {
         product_id: product.id,
         amount: newAmount,
+        seats,
         currency: row.currency,
-        pending_prorations: jsonb(trx, pending),
-        pending_order_id: pendingOrderId,
+        pending_prorations: jsonb(trx, settled.pending_prorations),
+        pending_order_id: settled.pending_order_id,
       },
       cadence,
     ),

@@ -13,3 +13,33 @@ export class SubscriptionLocked extends ApiError {
     super(409, "SubscriptionLocked", detail);
   }
 }
+
+/** A seat count change on a subscription with no seat-based price. */
+export class NotASeatBasedSubscription extends ApiError {
+  constructor() {
+    super(400, "NotASeatBasedSubscription", "This subscription does not support seat-based pricing.");
+  }
+}
+
+export class BelowMinimumSeats extends ApiError {
+  constructor(minimum: number) {
+    super(400, "BelowMinimumSeats", `Minimum ${minimum} seats required.`);
+  }
+}
+
+export class AboveMaximumSeats extends ApiError {
+  constructor(maximum: number) {
+    super(400, "AboveMaximumSeats", `Maximum ${maximum} seats allowed.`);
+  }
+}
+
+/** Fewer seats than are handed out (pending or claimed): the holders' seats are revoked first. */
+export class SeatsAlreadyAssigned extends ApiError {
+  constructor(assigned: number, requested: number) {
+    super(
+      400,
+      "SeatsAlreadyAssigned",
+      `Cannot decrease seats to ${requested}. Currently ${assigned} seats are assigned. Revoke seats first.`,
+    );
+  }
+}

@@ -351,6 +351,16 @@ export async function firstSubscriptionPrice(db: Knex, subscriptionId: string): 
   return price;
 }
 
+/** The subscription's seat-based price, if it has one. */
+export async function seatPriceOf(db: Knex, subscriptionId: string): Promise<PriceRow | undefined> {
+  const [price] = (await db("subscription_prices as sp")
+    .join("product_prices as pp", "pp.id", "sp.product_price_id")
+    .where({ "sp.subscription_id": subscriptionId, "pp.amount_type": "seat_based" })
+    .orderBy("sp.position")
+    .select("pp.*")) as PriceRow[];
+  return price;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Subscriptions on test clocks: what a clock's status and its advance read (test-clocks/service.ts
 // imports them), and the worker's sweep of clocks that did not catch up.

@@ -450,6 +450,19 @@ export function walkSteps(h: WalkHarness): Step[] {
       run: async (v) => void (await h.knex("subscriptions").where({ id: v.subscriptionId }).update({ seats: 2 })),
     },
     { fn: "customerSeatsListSeats", args: (v) => [{ subscriptionId: v.subscriptionId }] },
+    // A seat count change (0.49.0's SubscriptionUpdateSeats): the walk's price is not seat-based.
+    {
+      fn: "subscriptionsUpdate",
+      since: "0.49.0",
+      args: (v) => [{ id: v.subscriptionId, subscriptionUpdate: { seats: 3, prorationBehavior: "prorate" } }],
+      fails: "SDKError",
+    },
+    {
+      fn: "subscriptionsUpdate",
+      since: "0.49.0",
+      args: (v) => [{ id: v.subscriptionId, subscriptionUpdate: { seats: 0 } }],
+      fails: "HTTPValidationError",
+    },
     { fn: "customerSeatsListSeats", args: () => [{ subscriptionId: randomUUID() }], fails: "SDKError" },
     {
       fn: "customerSeatsAssignSeat",
@@ -597,6 +610,13 @@ export function walkSteps(h: WalkHarness): Step[] {
       fn: "customerPortalSubscriptionsUpdate",
       as: "anon",
       args: (v) => [session(v), { id: v.subscriptionId, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } }],
+    },
+    {
+      fn: "customerPortalSubscriptionsUpdate",
+      as: "anon",
+      since: "0.49.0",
+      args: (v) => [session(v), { id: v.subscriptionId, customerSubscriptionUpdate: { seats: 3 } }],
+      fails: "SDKError",
     },
     {
       fn: "customerPortalBenefitGrantsList",

@@ -54,6 +54,8 @@ export interface Call {
   as?: Caller;
   /** Its arguments after the client (security first for the portal's, then the request). */
   args?: (v: Vars, lib: Lib) => unknown[];
+  /** The first client version that calls it (a request shape older clients cannot send). */
+  since?: string;
   /** The client's typed error this call must raise (an error case). */
   fails?: string;
   /** Values to keep from the answer: name → dotted path in it ("result.items.0.id"), or paths to try in turn (clients reading the answer in different shapes). */
@@ -130,6 +132,13 @@ function describeError(err: unknown): string {
   return `${err.name}: ${err.message.split("\n")[0]}\n  ${issues.join("\n  ")}\n  in ${raw.length > 300 ? `${raw.slice(0, 300)}…` : raw}`;
 }
 
+/** Whether version `a` comes before `b` (dotted numbers). */
+function olderThan(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
+}
+
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
@@ -196,6 +205,7 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
     }
     // A step for an operation 0.34.17 has not is this client's to call only if it has the function.
     if (!baseline.has(step.fn) && !own.has(step.fn)) continue;
+    if (step.since && olderThan(client.version, step.since)) continue;
     const called = byOperation.get(baseline.get(step.fn) ?? "") ?? step.fn;
     const outcome: Outcome = { fn: step.fn, called, ok: false };
     outcomes.push(outcome);

@@ -1,0 +1,126 @@
+// A seat-based subscription's seat count, as Polar's `update_seats`: within its price's tiers and
+// not below the seats handed out; the amount becomes the tiers' price for the new count, and the
+// rest of the period is prorated as a product change is. Also the seats a product change keeps.
+import type { Knex } from "knex";
+import { findCustomer, type CustomerRow } from "../customers/repository.js";
+import { jsonb } from "../kit/db.js";
+import { invalid } from "../kit/errors.js";
+import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
+import { findProduct, type PriceRow, type ProductRow } from "../products/repository.js";
+import { seatBounds, seatsAmount } from "../products/seat-tiers.js";
+import { assignedCount } from "../seats/repository.js";
+import {
+  AboveMaximumSeats,
+  AlreadyCanceledSubscription,
+  BelowMinimumSeats,
+  NotASeatBasedSubscription,
+  SeatsAlreadyAssigned,
+} from "./errors.js";
+import { emitSubscription, recordSubscriptionEvent } from "./events.js";
+import { isEnded, periodLeft, prorationSpan, settleProration } from "./proration.js";
+import { seatPriceOf, updateSubscription, type ProrationLine, type SubscriptionRow } from "./repository.js";
+
+/** How many of the subscription's seats are handed out (pending or claimed). */
+function seatsInUse(db: Knex, row: SubscriptionRow): Promise<number> {
+  return assignedCount(db, {
+    column: "subscription_id",
+    id: row.id,
+    organization_id: row.organization_id,
+    customer_id: row.customer_id,
+    product_id: row.product_id,
+    status: row.status,
+    seats: row.seats ?? null,
+  });
+}
+
+/** `seats` checked against the price's bounds and the seats in use. */
+async function checkSeats(db: Knex, row: SubscriptionRow, price: PriceRow, seats: number): Promise<void> {
+  const { minimum, maximum } = seatBounds(price.seat_tiers!);
+  if (seats < minimum) throw new BelowMinimumSeats(minimum);
+  if (maximum !== null && seats > maximum) throw new AboveMaximumSeats(maximum);
+  const inUse = await seatsInUse(db, row);
+  if (seats < inUse) throw new SeatsAlreadyAssigned(inUse, seats);
+}
+
+/**
+ * Sets the seat count of `row` (locked by the caller); the same count changes nothing. A customer
+ * may, unless the organization's portal settings say `subscription.update_seats: false`.
+ */
+export async function changeSeats(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  change: { seats: number; prorationBehavior?: "invoice" | "prorate" | null },
+  now: Date,
+  by: "merchant" | "customer",
+): Promise<SubscriptionRow> {
+  const org = (await findOrganization(trx, row.organization_id)) as OrganizationRow;
+  if (by === "customer" && org.customer_portal_settings?.subscription?.update_seats === false) {
+    // A 422 as a refused plan change is: the portal call's 403 bodies are only AlreadyCanceledSubscription's.
+    throw invalid(["body", "seats"], "Updating subscription seats is not allowed.", "value_error", change.seats);
+  }
+  if (isEnded(row) || row.cancel_at_period_end) throw new AlreadyCanceledSubscription();
+  const price = await seatPriceOf(trx, row.id);
+  if (!price?.seat_tiers) throw new NotASeatBasedSubscription();
+  await checkSeats(trx, row, price, change.seats);
+  const oldSeats = row.seats ?? seatBounds(price.seat_tiers).minimum;
+  if (change.seats === oldSeats) return row;
+
+  const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
+  const product = (await findProduct(trx, row.product_id)) as ProductRow;
+  const newAmount = seatsAmount(price.seat_tiers, change.seats);
+  // A trial was not paid for: the new count is first charged when it ends.
+  const left = row.status === "trialing" ? 0 : periodLeft(row, now);
+  const credit = Math.round(Number(row.amount) * left);
+  const charge = Math.round(newAmount * left);
+  const span = prorationSpan(row, now);
+  const lines: ProrationLine[] = [];
+  if (credit > 0) {
+    lines.push(
+      Object.assign({ label: `Unused time on ${product.name} (${oldSeats} seats)`, amount: -credit, product_price_id: null }, span),
+    );
+  }
+  if (charge > 0) {
+    lines.push(
+      Object.assign(
+        { label: `Remaining time on ${product.name} (${change.seats} seats)`, amount: charge, product_price_id: price.id },
+        span,
+      ),
+    );
+  }
+  const settled = await settleProration(trx, row, { product, price }, lines, behavior, now);
+  const updated = await updateSubscription(trx, row.id, {
+    seats: change.seats,
+    amount: newAmount,
+    pending_prorations: jsonb(trx, settled.pending_prorations),
+    pending_order_id: settled.pending_order_id,
+    modified_at: new Date(),
+  });
+  await emitSubscription(trx, updated, ["subscription.updated"]);
+  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+  await recordSubscriptionEvent(
+    trx,
+    updated,
+    customer,
+    "subscription.seats_updated",
+    { subscription_id: row.id, old_seats: oldSeats, new_seats: change.seats, proration_behavior: behavior },
+    now,
+  );
+  return updated;
+}
+
+/**
+ * The seats a product change leaves: onto a seat-based price, the current count (at least the
+ * price's minimum, at most its maximum); onto another price, none, once no seat is handed out.
+ */
+export async function seatsAfterProductChange(db: Knex, row: SubscriptionRow, price: PriceRow): Promise<number | null> {
+  if (price.amount_type === "seat_based" && price.seat_tiers) {
+    const { minimum, maximum } = seatBounds(price.seat_tiers);
+    const seats = Math.max(row.seats ?? minimum, minimum);
+    if (maximum !== null && seats > maximum) throw new AboveMaximumSeats(maximum);
+    return seats;
+  }
+  if (row.seats === null || row.seats === undefined) return null;
+  const inUse = await seatsInUse(db, row);
+  if (inUse > 0) throw new SeatsAlreadyAssigned(inUse, 0);
+  return null;
+}
