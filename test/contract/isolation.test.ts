@@ -370,11 +370,14 @@ describe("isolation and permissions over every operation", () => {
     const sub = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id });
     const subA2 = (await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id })).subscription.id;
     await k("subscriptions").where({ id: subA2 }).update({ customer_id: a2.id });
-    // Seats on A's subscriptions (seat-based pricing on), and a wallet of A2.
+    // Seats on A's subscriptions (seat-based pricing on), and a wallet of A2. A2's seats are on a
+    // subscription of their own: a plan change of one with seats handed out is refused.
+    const seatSubA2 = (await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id })).subscription.id;
+    await k("subscriptions").where({ id: seatSubA2 }).update({ customer_id: a2.id });
     await k("organizations")
       .where({ id: orgA.id })
       .update({ feature_settings: k.raw("coalesce(feature_settings, '{}'::jsonb) || '{\"seat_based_pricing_enabled\": true}'::jsonb") });
-    await k("subscriptions").whereIn("id", [sub.subscription.id, subA2]).update({ seats: 2 });
+    await k("subscriptions").whereIn("id", [sub.subscription.id, seatSubA2]).update({ seats: 2 });
     const seatOf = async (subscriptionId: string, email: string) =>
       (
         await k("customer_seats")
@@ -382,7 +385,7 @@ describe("isolation and permissions over every operation", () => {
           .returning("id")
       )[0].id as string;
     const seat = await seatOf(sub.subscription.id, `seat-${marker}@example.com`);
-    const seatA2 = await seatOf(subA2, `seat-a2-${marker}@example.com`);
+    const seatA2 = await seatOf(seatSubA2, `seat-a2-${marker}@example.com`);
     const walletA2 = await k.transaction(async (trx) => {
       const wallet = await lockOrCreate(trx, orgA.id, a2.id, "usd");
       await appendTransaction(trx, wallet, { kind: "credit", amount: 500 });
