@@ -70,6 +70,8 @@ done
 
 # --- vitest: every test counts ------------------------------------------------------------------
 # Each project (vitest.config.ts) with the files it can run at once on this 2-core machine.
+# A fresh clone on CI keeps no screenshots: the browser suites check every screen without writing them.
+if [ "${CI:-}" = true ]; then export SCREENSHOTS=${SCREENSHOTS:-0}; fi
 banner "vitest: vitest run --project api|browser|alone"
 t=$SECONDS
 vrc=0

@@ -12,6 +12,8 @@ import { useBrowserStack } from "./harness.js";
 const fixture: UiApp = { name: "fixture", dir: "test/browser/fixture", base: "/_fixture/", routes: ["/fixture/:id/*"] };
 const shots = mkdtempSync(path.join(os.tmpdir(), "borealis-shots-"));
 process.env.SCREENSHOTS_DIR = shots;
+// Written here whatever the run says (CI turns them off elsewhere): this file checks they are.
+delete process.env.SCREENSHOTS;
 
 describe("browser harness", { timeout: 60_000 }, () => {
   const stack = useBrowserStack({ apps: [fixture], worker: false });
