@@ -492,9 +492,9 @@ export const SETTINGS = {
   }),
   CHROMIUM_PATH: v(text(), {
     area: "tools",
-    default: "/usr/bin/chromium",
+    default: "/usr/bin/chromium-headless-shell",
     description:
-      "the Chromium the browser tests, `make bench-console` and `make bench-portal` drive (Debian's, which `make install` installs)",
+      "the Chromium the browser tests, `make bench-console` and `make bench-portal` drive (Debian's headless shell, which `make install` installs)",
   }),
 } as const satisfies Record<string, Variable<never> | Variable<unknown>>;
 
