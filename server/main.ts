@@ -4,6 +4,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from "node:net";
 import type { Knex } from "knex";
 import { createApp } from "./app.js";
+import { afterCommitSettled } from "./kit/after-commit.js";
 import { errorBody } from "./kit/errors.js";
 import { connectionUrl } from "./kit/db.js";
 import { OrganizationTokens } from "./organization-access-tokens/verifier.js";
@@ -154,6 +155,8 @@ export async function startApi(opts: {
           server.closeIdleConnections();
           setTimeout(() => server.closeAllConnections(), graceMs).unref();
         });
+        // The answered requests' workflow starts and wake-ups go out before the process may end.
+        await afterCommitSettled(graceMs);
         await Promise.all([auth.close(), tokens.close(), app.close()]);
       })()),
   };

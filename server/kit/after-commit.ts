@@ -5,6 +5,9 @@
 import type { Knex } from "knex";
 import { logger } from "./logger.js";
 
+/** The work afterCommit has queued and not finished (it never rejects). */
+const running = new Set<Promise<unknown>>();
+
 /**
  * Runs `fn` once `trx` and every transaction around it have committed; never when one of them
  * rolls back. `fn`'s failure is logged, never thrown: the change it follows is committed.
@@ -15,7 +18,7 @@ export function afterCommit(trx: Knex.Transaction, fn: () => unknown, what = "af
     const around = t;
     committed = committed.then(() => around.executionPromise);
   }
-  committed.then(
+  const work = committed.then(
     async () => {
       try {
         await fn();
@@ -25,4 +28,23 @@ export function afterCommit(trx: Knex.Transaction, fn: () => unknown, what = "af
     },
     () => undefined,
   );
+  running.add(work);
+  void work.then(() => running.delete(work));
+}
+
+/**
+ * Resolves once the after-commit work queued so far, and any it queues, has run, or after
+ * `timeoutMs`: a shutdown closes its Temporal connections only then (a call retrying on a closed
+ * connection throws outside any caller).
+ */
+export async function afterCommitSettled(timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (running.size > 0 && Date.now() < deadline) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, deadline - Date.now());
+    });
+    await Promise.race([Promise.all(running), timeout]);
+    clearTimeout(timer);
+  }
 }

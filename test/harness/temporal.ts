@@ -7,6 +7,7 @@ import { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DefaultLogger, IllegalStateError, Runtime, Worker, type LogLevel } from "@temporalio/worker";
 import { afterAll, beforeAll } from "vitest";
 import { ROOT } from "../../scripts/services.js";
+import { afterCommitSettled } from "../../server/kit/after-commit.js";
 import { workflowBundle } from "./worker.js";
 
 export const TEMPORAL_TEST_SERVER_BIN = path.join(ROOT, ".cache", "bin", "temporal-test-server");
@@ -68,6 +69,8 @@ export function useTimeSkippingWorker(
   afterAll(async () => {
     state.worker?.shutdown();
     await state.running;
+    // The API's after-commit calls on this environment's client first: one retrying on a closed channel throws.
+    await afterCommitSettled();
     await state.env?.teardown();
   }, 60_000);
   return {

@@ -8,6 +8,7 @@ import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { afterAll, beforeAll } from "vitest";
+import { afterCommitSettled } from "../../server/kit/after-commit.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
@@ -58,6 +59,8 @@ export function useTestWorker(
     state.uninstall?.();
     state.worker?.shutdown();
     await state.running;
+    // The API's after-commit calls on this client first: one retrying on a closed channel throws.
+    await afterCommitSettled();
     await state.client?.connection.close();
     await state.connection?.close();
   }, 60_000);

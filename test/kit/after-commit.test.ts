@@ -2,7 +2,7 @@
 // around it have committed (a service's transaction is a savepoint inside an idempotent request's),
 // and never when one of them rolls back; a unit of work's after-commit work gets the pool.
 import { describe, expect, it } from "vitest";
-import { afterCommit } from "../../server/kit/after-commit.js";
+import { afterCommit, afterCommitSettled } from "../../server/kit/after-commit.js";
 import { UnitOfWork } from "../../server/kit/unit-of-work.js";
 import { useTestApi } from "../harness/index.js";
 import { sleep } from "../../server/kit/time.js";
@@ -57,6 +57,28 @@ describe("afterCommit", () => {
     });
     await tick();
     expect(ran).toEqual(["next"]);
+  });
+
+  it("settles once the work queued, and the work it queues, has run; a transaction left open only until the time given", async () => {
+    const ran: string[] = [];
+    await api.knex.transaction(async (trx) => {
+      afterCommit(trx, async () => {
+        await sleep(150);
+        ran.push("slow");
+        await api.knex.transaction(async (next) => afterCommit(next, () => sleep(100).then(() => ran.push("queued by it"))));
+      });
+    });
+    await afterCommitSettled();
+    expect(ran).toEqual(["slow", "queued by it"]);
+
+    const open = await api.knex.transaction();
+    afterCommit(open, () => ran.push("never"));
+    const started = Date.now();
+    await afterCommitSettled(300);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    await open.rollback(new Error("undo"));
+    await afterCommitSettled();
+    expect(ran).toEqual(["slow", "queued by it"]);
   });
 
   it("gives a unit of work's after-commit work the pool, once the unit's transaction commits", async () => {
