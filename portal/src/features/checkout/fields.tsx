@@ -161,12 +161,23 @@ const LINES = [
 
 type AddressDraft = Partial<AddressInput>;
 
+function withServerLines(draft: AddressDraft, server: Partial<Record<keyof AddressInput, string | null>> | null | undefined): AddressDraft {
+  const out: AddressDraft = Object.assign({}, draft);
+  for (const key of ["country", ...LINES.map((l) => l.key)] as const) {
+    const value = server?.[key];
+    if (value && !out[key]) out[key] = value;
+  }
+  return out;
+}
+
 /** The billing address lines billing_address_fields asks for; sent whole once a country is chosen. */
 export function AddressFields({ session }: Props) {
   const { checkout, errors, update } = session;
   const modes = checkout.billing_address_fields;
   const [draft, setDraft] = useState<AddressDraft>(checkout.customer_billing_address ?? {});
-  useEffect(() => setDraft((d) => ({ ...d, ...(checkout.customer_billing_address ?? {}) })), [checkout.customer_billing_address]);
+  // The server's address fills only the lines still empty here: an answer to an earlier line's
+  // update (its later lines null) must not wipe what the buyer typed since.
+  useEffect(() => setDraft((d) => withServerLines(d, checkout.customer_billing_address)), [checkout.customer_billing_address]);
   const visible = LINES.filter((l) => modes[l.key] !== "disabled");
   if (modes.country === "disabled" && visible.length === 0) return null;
   const send = (next: AddressDraft) => {
