@@ -10,6 +10,7 @@ import type { Knex } from "knex";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import type { Health } from "./observability/health.js";
 import type { RateLimits } from "./kit/rate-limits.js";
+import type { ResponseChecks } from "./kit/contract.js";
 import { createMetrics } from "./observability/metrics.js";
 import { parseQuery } from "./http/parsers.js";
 import { contractRoutes } from "../generated/routes.js";
@@ -39,6 +40,8 @@ export interface AppOptions {
   tokens: OrganizationTokens;
   /** Validate every response against the contract; a violation becomes a 500 (tests turn this on). */
   validateResponses?: boolean;
+  /** The answers' checks to use (tests share one set per process); made from the contract when absent. */
+  responseChecks?: ResponseChecks;
   /** The browser apps served beside the API (server/ui-apps.ts unless told). */
   uiApps?: readonly UiApp[];
   /** /healthz and /readyz (server/observability/health.ts), drained by server/main.ts. */
@@ -56,6 +59,7 @@ export function createApp({
   authConfig,
   tokens,
   validateResponses = false,
+  responseChecks,
   uiApps = UI_APPS,
   health,
   rateLimits,
@@ -88,6 +92,7 @@ export function createApp({
       metrics,
       docsHtmlPath: generatedDir + "docs/index.html",
       validateResponses,
+      responseChecks,
     },
     // The hosted checkout, the customer portal and the console: built files and their page (the
     // checkout framed by its embed origin alone; the buyer's pages may load Stripe.js).

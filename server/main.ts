@@ -15,6 +15,7 @@ import { createHealth } from "./observability/health.js";
 import { createRateLimits, type RateLimitSettings } from "./kit/rate-limits.js";
 import { logger } from "./kit/logger.js";
 import type { UiApp } from "./kit/ui-apps.js";
+import type { ResponseChecks } from "./kit/contract.js";
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -62,6 +63,8 @@ export async function startApi(opts: {
   host?: string;
   temporalAddress?: string;
   validateResponses?: boolean;
+  /** The answers' checks to use (tests share one set per process); made from the contract when absent. */
+  responseChecks?: ResponseChecks;
   /** How long a request may take to arrive whole (headers and body), and its headers alone. */
   requestTimeoutMs?: number;
   /** Rate limit policies (the environment's unless given), and a namespace for their counters. */
@@ -110,6 +113,7 @@ export async function startApi(opts: {
     authConfig,
     tokens,
     validateResponses: opts.validateResponses,
+    responseChecks: opts.responseChecks,
     uiApps: opts.uiApps,
     health,
     rateLimits,

@@ -19,7 +19,7 @@ import { requirePortalSection } from "../customer-portal/sections.js";
 import { handlers } from "../handlers.js";
 import type { Caller } from "../kit/auth.js";
 import type { Ctx } from "../kit/context.js";
-import { contractAjv, readByOutsiders, responseValidators } from "../kit/contract.js";
+import { contractAjv, readByOutsiders, responseValidators, type ResponseChecks } from "../kit/contract.js";
 import { ApiError, errorBody, ResourceNotFound, ResponseContractViolation } from "../kit/errors.js";
 import { keyOfRequest, REPLAYED_HEADER, runOnce } from "../kit/idempotency.js";
 import { rejectUnstorableInput } from "../kit/input.js";
@@ -61,6 +61,8 @@ export interface PipelineOptions {
   /** The API docs page, whose inline scripts the CSP allows (server/http/security.ts). */
   docsHtmlPath: string;
   validateResponses: boolean;
+  /** The answers' checks when validateResponses, if the caller shares one set between servers. */
+  responseChecks?: ResponseChecks;
 }
 
 /** A client's request id is kept when short and plain (so it can be logged and echoed safely), else ours replaces it. */
@@ -108,7 +110,7 @@ export function installPipeline(
   // The contract's paths without parameters: another method there is a 405, not a template's item.
   const concrete = new Set(ops.filter((op) => !op.path.includes("{")).map((op) => op.path));
   const jsonOf = versionedJson(o.contract, o.validateResponses);
-  const responseCheck = o.validateResponses ? responseValidators(schemas, ops, readByOutsiders) : null;
+  const responseCheck = o.validateResponses ? (o.responseChecks ?? responseValidators(schemas, ops, readByOutsiders)) : null;
   app.decorateRequest<RequestState | null>("state", null);
   // 6. Validation by the contract's Ajv: the path's and query's strings coerced, a body as sent.
   const [coercing, strict] = [contractAjv(schemas, true), contractAjv(schemas, false)];

@@ -90,6 +90,9 @@ export function closedContract(schemas: Record<string, Schema>) {
   return { schemas: closed, open, close: (answer: Schema) => transform(answer, "closed") };
 }
 
+/** An operation's answer check for a status, compiled on first use; null when the contract has none. */
+export type ResponseChecks = (operationId: OperationId, status: number) => ValidateFunction | null;
+
 /**
  * The validator of an operation's answer with this status (its own, its class's `2XX`, or
  * `default`), if the contract has one. The answers of the operations `closed` names are checked
@@ -99,7 +102,7 @@ export function responseValidators(
   schemas: Record<string, Schema>,
   operations: ContractRoute[],
   closed: (operationId: OperationId) => boolean = () => false,
-) {
+): ResponseChecks {
   const ajv = contractAjv(schemas, false, undefined, { optimize: false });
   // Built on the first closed answer: only the test pipeline checks answers at all.
   let strict: { ajv: ReturnType<typeof contractAjv>; close: (answer: Schema) => Schema } | undefined;

@@ -17,6 +17,7 @@ import type { UiApp } from "../../server/kit/ui-apps.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { UI_APPS } from "../../server/ui-apps.js";
 import { startWorker, type WorkerHandle } from "../../workflows/worker.js";
+import { sharedResponseChecks } from "../harness/response-checks.js";
 import { launchChromium } from "./chromium.js";
 
 export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from "./chromium.js";
@@ -180,7 +181,14 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
     state.knex = createKnex(databaseUrl);
     await migrateLatest(state.knex);
     if (options.worker !== false) state.worker = await startWorker({ knex: state.knex, temporalAddress });
-    state.api = await startApi({ knex: state.knex, port: 0, temporalAddress, validateResponses: true, uiApps: apps });
+    state.api = await startApi({
+      knex: state.knex,
+      port: 0,
+      temporalAddress,
+      validateResponses: true,
+      responseChecks: sharedResponseChecks(),
+      uiApps: apps,
+    });
     // The URLs the API writes (a checkout's url, a link's url, the portal's) point at this server.
     process.env.PUBLIC_API_URL = state.api.url;
     state.browser = await launchChromium(options.chromiumArgs?.() ?? []);

@@ -12,6 +12,7 @@ import type { BorealisAuth } from "../../server/auth/instance.js";
 import type { OrganizationTokens } from "../../server/organization-access-tokens/verifier.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { orgWithToken } from "./factories.js";
+import { sharedResponseChecks } from "./response-checks.js";
 
 type StartApiOptions = Parameters<typeof startApi>[0];
 
@@ -114,7 +115,7 @@ async function startTestApi({ env, ...options }: TestApiOptions & { knex: Knex }
   Object.assign(process.env, vars);
   let started: ApiHandle;
   try {
-    started = await startApi({ port: 0, ...options });
+    started = await startApi({ port: 0, responseChecks: sharedResponseChecks(), ...options });
   } catch (err) {
     restore();
     throw err;

@@ -18,6 +18,7 @@ import { sweepBackstop } from "../../workflows/backstop.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
 import { activityDeps, type WorkflowInfra, workflowBundle } from "../harness/index.js";
+import { sharedResponseChecks } from "../harness/response-checks.js";
 import { Receiver } from "./receiver.js";
 
 export interface WebhookHarnessOptions {
@@ -84,7 +85,7 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
     });
     stopSweep = sweepEvery(opts.webhookSweepEveryMs ?? 60_000, () => sweepBackstop(infra.knex, door, { parts: ["webhookEndpoints"] }));
     setWorkflowsDoor({ wakeWebhookEndpoints: h.waker });
-    h.api = await startApi({ knex: infra.knex, port: 0, validateResponses: true });
+    h.api = await startApi({ knex: infra.knex, port: 0, validateResponses: true, responseChecks: sharedResponseChecks() });
   }, 120_000);
 
   afterAll(async () => {

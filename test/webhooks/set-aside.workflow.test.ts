@@ -19,6 +19,7 @@ import {
   type WebhookEndpointWorkflowInput,
 } from "../../workflows/workflows/webhook-delivery.js";
 import { activityDeps, createOrganization, useTimeSkippingWorker, useWorkflowInfra } from "../harness/index.js";
+import { sharedResponseChecks } from "../harness/response-checks.js";
 import { ClockedReceiver, queueEvents } from "./clocked-receiver.js";
 
 const infra = useWorkflowInfra();
@@ -53,7 +54,7 @@ describe("ordered webhook delivery with a bounded hold", () => {
   const temporal = useTimeSkippingWorker(taskQueue, { activities: () => createWebhookActivities(activityDeps(infra.knex)) });
 
   beforeAll(async () => {
-    api = await startApi({ knex: infra.knex, port: 0, validateResponses: true });
+    api = await startApi({ knex: infra.knex, port: 0, validateResponses: true, responseChecks: sharedResponseChecks() });
     // The API's wake-ups (a redelivery) start or signal the endpoint's workflow on this worker.
     setWorkflowsDoor({ wakeWebhookEndpoints: temporalDoor(temporal.env.client, taskQueue, settings).wakeWebhookEndpoints });
   });
