@@ -113,7 +113,7 @@ export function installPipeline(
   const responseCheck = o.validateResponses ? (o.responseChecks ?? responseValidators(schemas, ops, readByOutsiders)) : null;
   app.decorateRequest<RequestState | null>("state", null);
   // 6. Validation by the contract's Ajv: the path's and query's strings coerced, a body as sent.
-  const [coercing, strict] = [contractAjv(schemas, true), contractAjv(schemas, false)];
+  const [coercing, strict] = [contractAjv(schemas, { coerce: true }), contractAjv(schemas)];
   // Each compiled on its first request, as most processes (tests, a CLI) serve a few operations.
   app.setValidatorCompiler(({ schema, httpPart }) => {
     let compiled: ValidateFunction | undefined;

@@ -20,9 +20,7 @@ type Schema = Record<string, unknown>;
  */
 export function contractAjv(
   schemas: Record<string, Schema>,
-  coerce: boolean,
-  open?: Record<string, Schema>,
-  { optimize = true }: { optimize?: boolean } = {},
+  { coerce = false, open, optimize = true }: { coerce?: boolean; open?: Record<string, Schema>; optimize?: boolean } = {},
 ) {
   // discriminator: a tagged union (prices by amount_type, benefits by type) is checked against the
   // variant its tag names only, so a 422 lists that variant's complaints, not one per variant.
@@ -103,13 +101,13 @@ export function responseValidators(
   operations: ContractRoute[],
   closed: (operationId: OperationId) => boolean = () => false,
 ): ResponseChecks {
-  const ajv = contractAjv(schemas, false, undefined, { optimize: false });
+  const ajv = contractAjv(schemas, { optimize: false });
   // Built on the first closed answer: only the test pipeline checks answers at all.
   let strict: { ajv: ReturnType<typeof contractAjv>; close: (answer: Schema) => Schema } | undefined;
   const strictOf = () => {
     if (strict) return strict;
     const contract = closedContract(schemas);
-    return (strict = { ajv: contractAjv(contract.schemas, false, contract.open, { optimize: false }), close: contract.close });
+    return (strict = { ajv: contractAjv(contract.schemas, { open: contract.open, optimize: false }), close: contract.close });
   };
   const compiled = new Map<string, ValidateFunction | null>();
   const byId = new Map(operations.map((op) => [op.operationId, op]));
