@@ -2,6 +2,7 @@
 // `db.transaction(...)` is a savepoint inside an idempotent request's transaction
 // (docs/RELIABILITY.md), so the work waits for its transaction and every one around it. Work that
 // needs the database afterwards goes through the request's UnitOfWork (./unit-of-work.ts).
+import { setTimeout as delay } from "node:timers/promises";
 import type { Knex } from "knex";
 import { logger } from "./logger.js";
 
@@ -38,13 +39,11 @@ export function afterCommit(trx: Knex.Transaction, fn: () => unknown, what = "af
  * connection throws outside any caller).
  */
 export async function afterCommitSettled(timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (running.size > 0 && Date.now() < deadline) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, deadline - Date.now());
-    });
-    await Promise.race([Promise.all(running), timeout]);
-    clearTimeout(timer);
+  const timer = new AbortController();
+  const expired = delay(timeoutMs, true, { signal: timer.signal }).catch(() => true);
+  try {
+    while (running.size > 0) if (await Promise.race([Promise.all(running).then(() => false), expired])) return;
+  } finally {
+    timer.abort();
   }
 }
