@@ -158,12 +158,14 @@ const LINES = [
   { key: "postal_code", label: "Postal code", autoComplete: "postal-code" },
   { key: "state", label: "State / province", autoComplete: "address-level1" },
 ] as const;
+/** The address's keys the server may fill in: the country and each line. */
+const ADDRESS_KEYS = ["country", ...LINES.map((l) => l.key)] as const;
 
 type AddressDraft = Partial<AddressInput>;
 
 function withServerLines(draft: AddressDraft, server: Partial<Record<keyof AddressInput, string | null>> | null | undefined): AddressDraft {
   const out: AddressDraft = Object.assign({}, draft);
-  for (const key of ["country", ...LINES.map((l) => l.key)] as const) {
+  for (const key of ADDRESS_KEYS) {
     const value = server?.[key];
     if (value && !out[key]) out[key] = value;
   }
