@@ -93,21 +93,19 @@ read -r vp vf vs vnote < <(node 2>"$RESULTS/vitest-failed.txt" -e '
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests || 0);
     tests += r.numTotalTests;
-    // A file that failed without a failing test (import error, hook failure) counts as one failure.
-    brokenFiles += (r.testResults || []).filter((f) => f.status === "failed" && !(f.assertionResults || []).some((a) => a.status === "failed")).length;
-  }
-  failed += brokenFiles;
-  // Which ones, on stderr: the summary prints them, where the tail of a log shows them.
-  for (const file of process.argv.slice(2)) {
-    let r;
-    try { r = JSON.parse(fs.readFileSync(file, "utf8")); } catch { continue; }
+    // Which ones, on stderr: the summary prints them, where the tail of a log shows them. A file
+    // that failed without a failing test (import error, hook failure) counts as one failure.
     for (const f of r.testResults || []) {
       const name = f.name.replace(process.cwd() + "/", "");
       const bad = (f.assertionResults || []).filter((a) => a.status === "failed");
-      if (f.status === "failed" && !bad.length) console.error(`${name}: ${(f.message || "did not run").split("\n")[0].slice(0, 160)}`);
+      if (f.status === "failed" && !bad.length) {
+        brokenFiles += 1;
+        console.error(`${name}: ${(f.message || "did not run").split("\n")[0].slice(0, 160)}`);
+      }
       for (const a of bad) console.error(`${name} > ${a.fullName}`.slice(0, 200));
     }
   }
+  failed += brokenFiles;
   if (brokenFiles) notes.push(`${brokenFiles}-file(s)-failed-to-run`);
   if (rc !== 0 && failed === 0) { failed = 1; notes.push(`exit-${rc}`); }
   if (tests === 0 && failed === 0) { failed = 1; notes.push("no-tests-ran"); }
