@@ -110,17 +110,12 @@ export async function changeSeats(
 
 /**
  * The seats a product change leaves: onto a seat-based price, the current count (at least the
- * price's minimum, at most its maximum); onto another price, none, once no seat is handed out.
+ * price's minimum, at most its maximum); onto another price (only from a plain one), none.
  */
-export async function seatsAfterProductChange(db: Knex, row: SubscriptionRow, price: PriceRow): Promise<number | null> {
-  if (price.amount_type === "seat_based" && price.seat_tiers) {
-    const { minimum, maximum } = seatBounds(price.seat_tiers);
-    const seats = Math.max(row.seats ?? minimum, minimum);
-    if (maximum !== null && seats > maximum) throw new AboveMaximumSeats(maximum);
-    return seats;
-  }
-  if (row.seats === null || row.seats === undefined) return null;
-  const inUse = await seatsInUse(db, row);
-  if (inUse > 0) throw new SeatsAlreadyAssigned(inUse, 0);
-  return null;
+export function seatsAfterProductChange(row: SubscriptionRow, price: PriceRow): number | null {
+  if (price.amount_type !== "seat_based" || !price.seat_tiers) return null;
+  const { minimum, maximum } = seatBounds(price.seat_tiers);
+  const seats = Math.max(row.seats ?? minimum, minimum);
+  if (maximum !== null && seats > maximum) throw new AboveMaximumSeats(maximum);
+  return seats;
 }
