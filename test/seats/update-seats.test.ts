@@ -8,6 +8,7 @@ import type { Polar as Polar049 } from "polar-sdk-049";
 import { AlreadyCanceledSubscription } from "polar-sdk-049/models/errors/alreadycanceledsubscription.js";
 import { HTTPValidationError } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "polar-sdk-049/models/errors/resourcenotfound.js";
+import { ResponseValidationError } from "polar-sdk-049/models/errors/responsevalidationerror.js";
 import { SDKError } from "polar-sdk-049/models/errors/sdkerror.js";
 import { SubscriptionLocked } from "polar-sdk-049/models/errors/subscriptionlocked.js";
 import { createCustomerSessionToken, orgWithToken, rejects, useTestApi } from "../harness/index.js";
@@ -221,11 +222,15 @@ describe("changing a subscription's seats", () => {
     await setOrg(s.orgId, "customer_portal_settings", { subscription: { update_seats: false } });
     const org = await s.polar.organizations.get({ id: s.orgId });
     expect(org.customerPortalSettings.subscription.updateSeats).toBe(false);
+    // Polar's 403, which 0.49.0 declares no model for: its client raises a ResponseValidationError.
     const refused = await rejects(
       portal.update({ customerSession: session }, { id: s.subscriptionId, customerSubscriptionUpdate: { seats: 4 } }),
-      HTTPValidationError,
+      ResponseValidationError,
     );
-    expect(refused.detail?.[0]).toMatchObject({ loc: ["body", "seats"], msg: "Updating subscription seats is not allowed." });
+    expect([refused.statusCode, JSON.parse(refused.body)]).toEqual([
+      403,
+      { error: "UpdateSubscriptionSeatsNotAllowed", detail: "Updating subscription seats is not allowed." },
+    ]);
     expect((await row(s.subscriptionId)).seats).toBe(5);
   });
 });
