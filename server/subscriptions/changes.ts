@@ -274,8 +274,8 @@ export async function planProductChange(
   if (!isFreePrice(price) && currency !== row.currency) {
     throw invalid(loc, "The new product is priced in another currency.", "value_error", change.productId);
   }
-  // As Polar: a seat-based subscription moves only onto another seat-based price.
-  if (price.amount_type !== "seat_based" && (await seatPriceOf(trx, row.id))) {
+  // As Polar: a seat-based subscription (its price, or seats it carries) moves only onto another seat-based price.
+  if (price.amount_type !== "seat_based" && (row.seats != null || (await seatPriceOf(trx, row.id)))) {
     throw invalid(loc, "Can't switch from a seat-based to a non-seat-based product.", "value_error", change.productId);
   }
   const oldProduct = (await findProduct(trx, row.product_id)) as ProductRow;
