@@ -11537,6 +11537,16 @@ export interface components {
             role?: string | null;
         };
         PortalSubscriptionForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
+        PortalSubscriptionUpdateForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"] | components["schemas"]["UpdateSubscriptionSeatsNotAllowed"];
+        /** @description The organization does not let customers change their seats (`customer_portal_settings.subscription.update_seats` off). */
+        UpdateSubscriptionSeatsNotAllowed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            error: "UpdateSubscriptionSeatsNotAllowed";
+            detail: string;
+        };
         PaymentAlreadyInProgress: {
             /** @constant */
             error: "PaymentAlreadyInProgress";
@@ -19676,13 +19686,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription or NotPermitted */
+            /** @description Forbidden: AlreadyCanceledSubscription, NotPermitted, or UpdateSubscriptionSeatsNotAllowed (the organization does not let customers change their seats) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalSubscriptionForbidden"];
+                    "application/json": components["schemas"]["PortalSubscriptionUpdateForbidden"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

@@ -9916,6 +9916,22 @@ export type PortalSubscriptionForbidden = ({
     error: 'NotPermitted';
 } & NotPermitted);
 
+export type PortalSubscriptionUpdateForbidden = ({
+    error: 'AlreadyCanceledSubscription';
+} & AlreadyCanceledSubscription) | ({
+    error: 'NotPermitted';
+} & NotPermitted) | ({
+    error: 'UpdateSubscriptionSeatsNotAllowed';
+} & UpdateSubscriptionSeatsNotAllowed);
+
+/**
+ * The organization does not let customers change their seats (`customer_portal_settings.subscription.update_seats` off).
+ */
+export type UpdateSubscriptionSeatsNotAllowed = {
+    error: 'UpdateSubscriptionSeatsNotAllowed';
+    detail: string;
+};
+
 export type PaymentAlreadyInProgress = {
     error: 'PaymentAlreadyInProgress';
     detail: string;
@@ -17296,9 +17312,9 @@ export type CustomerPortalSubscriptionsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription or NotPermitted
+     * Forbidden: AlreadyCanceledSubscription, NotPermitted, or UpdateSubscriptionSeatsNotAllowed (the organization does not let customers change their seats)
      */
-    403: PortalSubscriptionForbidden;
+    403: PortalSubscriptionUpdateForbidden;
     /**
      * Not Found: ResourceNotFound
      */

@@ -12,6 +12,7 @@ import { checkTaxIdAfterCommit } from "../customers/tax-id-check.js";
 import * as discounts from "../discounts/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { insertSession } from "../customer-sessions/repository.js";
+import { createOwnerMember } from "../members/service.js";
 import { CUSTOMER_SESSION_TTL_MS } from "../customer-sessions/service.js";
 import { hashToken, randomToken, type Caller } from "../kit/auth.js";
 import type { AnswerJournal } from "../kit/idempotency.js";
@@ -182,6 +183,7 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
     // Events ingested for the buyer's external id before they existed are theirs now.
     const customer = row.external_customer_id ? await attributeExternalEvents(trx, created, row.external_customer_id) : created;
     await emit(trx, row.organization_id, "customer.created", toCustomer(customer));
+    await createOwnerMember(trx, customer, null);
     return customer;
   }
   return (await live().whereRaw("lower(email) = lower(?)", [email]).first()) as CustomerRow;

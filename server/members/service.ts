@@ -1,8 +1,8 @@
-// Member rules, as Polar's: members exist where the organization enabled the Member model; a
-// customer has exactly one owner (made with the customer, handed over by promoting another member,
-// never removed); an individual customer has only its owner; a live member's email and external id
-// are unique in its customer (adding an email already there answers that member). Each change
-// locks the customer row and writes member.created / member.updated / member.deleted.
+// Member rules, as Polar's: members are managed where the Member model is on (a new customer gets
+// its owner there or where seat-based pricing is on); a customer has exactly one owner (handed over
+// by promoting another member, never removed); an individual customer has only its owner; a live
+// member's email and external id are unique in its customer (adding an email already there answers
+// that member). Each change locks the customer row and writes member.created / updated / deleted.
 import type { Knex } from "knex";
 import type { OpBody, OpQuery } from "../../generated/handlers.js";
 import type { CustomerCaller, OrganizationCaller } from "../kit/auth.js";
@@ -56,20 +56,26 @@ async function insertAndEmit(trx: Knex.Transaction, values: Parameters<typeof in
   return row;
 }
 
+/** Whether a new customer comes with its owner member: as Polar, the Member model or seat-based pricing is on. */
+async function ownerMembersOn(db: Knex, organizationId: string): Promise<boolean> {
+  const settings = (await findById(db, organizationId))?.feature_settings;
+  return settings?.member_model_enabled === true || settings?.seat_based_pricing_enabled === true;
+}
+
 /**
- * The owner member a new customer comes with where the organization enabled the Member model:
- * the `owner` given, else the customer's own email, name and external id. Runs in the customer's
- * creating transaction (customers/handlers.ts hands it to the customer service).
+ * The owner member a new customer comes with (see ownerMembersOn): each of the `owner`'s email,
+ * name and external id given, else the customer's own. Runs in the customer's creating
+ * transaction (the customer service, a checkout's confirm, a seat's holder).
  */
 export async function createOwnerMember(trx: Knex.Transaction, customer: CustomerRow, owner: OwnerInput | null | undefined): Promise<void> {
-  if (!(await memberModelEnabled(trx, customer.organization_id))) return;
+  if (!(await ownerMembersOn(trx, customer.organization_id))) return;
   const email = owner ? checkEmail(owner.email, ["body", "owner", "email"]) : customer.email;
   await insertAndEmit(trx, {
     organization_id: customer.organization_id,
     customer_id: customer.id,
     email,
-    name: owner ? checkName(owner.name) : customer.name,
-    external_id: owner ? (owner.external_id ?? null) : customer.external_id,
+    name: checkName(owner?.name) ?? customer.name,
+    external_id: owner?.external_id ?? customer.external_id,
     role: "owner",
   });
 }

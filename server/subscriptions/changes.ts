@@ -34,6 +34,7 @@ import {
   findSubscription,
   firstSubscriptionPrice,
   insertSubscriptionPrices,
+  seatPriceOf,
   updateSubscription,
   type CancellationReason,
   type ProrationLine,
@@ -273,8 +274,12 @@ export async function planProductChange(
   if (!isFreePrice(price) && currency !== row.currency) {
     throw invalid(loc, "The new product is priced in another currency.", "value_error", change.productId);
   }
+  // As Polar: a seat-based subscription (its price, or seats it carries) moves only onto another seat-based price.
+  if (price.amount_type !== "seat_based" && (row.seats != null || (await seatPriceOf(trx, row.id)))) {
+    throw invalid(loc, "Can't switch from a seat-based to a non-seat-based product.", "value_error", change.productId);
+  }
   const oldProduct = (await findProduct(trx, row.product_id)) as ProductRow;
-  const seats = await seatsAfterProductChange(trx, row, price);
+  const seats = seatsAfterProductChange(row, price);
   const newAmount = priceAmount(price, null, undefined, seats);
 
   // What is left of the current period, as a fraction, on this subscription's clock. The new

@@ -14,6 +14,13 @@ export class SubscriptionLocked extends ApiError {
   }
 }
 
+/** The organization does not let customers change their seats in the portal. */
+export class UpdateSubscriptionSeatsNotAllowed extends ApiError {
+  constructor() {
+    super(403, "UpdateSubscriptionSeatsNotAllowed", "Updating subscription seats is not allowed.");
+  }
+}
+
 /** A seat count change on a subscription with no seat-based price. */
 export class NotASeatBasedSubscription extends ApiError {
   constructor() {

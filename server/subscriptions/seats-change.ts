@@ -4,7 +4,6 @@
 import type { Knex } from "knex";
 import { findCustomer, type CustomerRow } from "../customers/repository.js";
 import { jsonb } from "../kit/db.js";
-import { invalid } from "../kit/errors.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { findProduct, type PriceRow, type ProductRow } from "../products/repository.js";
 import { seatBounds, seatsAmount } from "../products/seat-tiers.js";
@@ -15,6 +14,7 @@ import {
   BelowMinimumSeats,
   NotASeatBasedSubscription,
   SeatsAlreadyAssigned,
+  UpdateSubscriptionSeatsNotAllowed,
 } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import { isEnded, periodLeft, prorationSpan, settleProration } from "./proration.js";
@@ -55,8 +55,7 @@ export async function changeSeats(
 ): Promise<SubscriptionRow> {
   const org = (await findOrganization(trx, row.organization_id)) as OrganizationRow;
   if (by === "customer" && org.customer_portal_settings?.subscription?.update_seats === false) {
-    // A 422 as a refused plan change is: the portal call's 403 bodies are only AlreadyCanceledSubscription's.
-    throw invalid(["body", "seats"], "Updating subscription seats is not allowed.", "value_error", change.seats);
+    throw new UpdateSubscriptionSeatsNotAllowed();
   }
   if (isEnded(row) || row.cancel_at_period_end) throw new AlreadyCanceledSubscription();
   const price = await seatPriceOf(trx, row.id);
@@ -110,17 +109,12 @@ export async function changeSeats(
 
 /**
  * The seats a product change leaves: onto a seat-based price, the current count (at least the
- * price's minimum, at most its maximum); onto another price, none, once no seat is handed out.
+ * price's minimum, at most its maximum); onto another price (only from a plain one), none.
  */
-export async function seatsAfterProductChange(db: Knex, row: SubscriptionRow, price: PriceRow): Promise<number | null> {
-  if (price.amount_type === "seat_based" && price.seat_tiers) {
-    const { minimum, maximum } = seatBounds(price.seat_tiers);
-    const seats = Math.max(row.seats ?? minimum, minimum);
-    if (maximum !== null && seats > maximum) throw new AboveMaximumSeats(maximum);
-    return seats;
-  }
-  if (row.seats === null || row.seats === undefined) return null;
-  const inUse = await seatsInUse(db, row);
-  if (inUse > 0) throw new SeatsAlreadyAssigned(inUse, 0);
-  return null;
+export function seatsAfterProductChange(row: SubscriptionRow, price: PriceRow): number | null {
+  if (price.amount_type !== "seat_based" || !price.seat_tiers) return null;
+  const { minimum, maximum } = seatBounds(price.seat_tiers);
+  const seats = Math.max(row.seats ?? minimum, minimum);
+  if (maximum !== null && seats > maximum) throw new AboveMaximumSeats(maximum);
+  return seats;
 }

@@ -195,6 +195,50 @@ describe("members", () => {
     expect(refused.detail).toBe("Member management is not enabled for this organization.");
   });
 
+  it("makes the owner with a customer of the API or of a checkout where seat-based pricing or the Member model is on, as Polar", async () => {
+    /** The customer a confirmed checkout (sandbox card) makes for `email`. */
+    const bought = async (polar: Polar049, email: string) => {
+      const product = await polar.products.create({
+        name: "Kit",
+        prices: [{ amountType: "fixed", priceCurrency: "usd", priceAmount: 1000 }],
+      });
+      const checkout = await polar.checkouts.create({ products: [product.id], customerEmail: email, customerName: "Buyer" });
+      await api.client049("").checkouts.clientConfirm({
+        clientSecret: checkout.clientSecret,
+        checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+      });
+      return (await api.knex("customers").where({ organization_id: checkout.organizationId, email }).first("id")).id as string;
+    };
+    const { orgId, polar } = await memberOrg(false);
+    await polar.organizations.update({ id: orgId, organizationUpdate: { featureSettings: { seatBasedPricingEnabled: true } } });
+    const solo = await polar.customers.create({ email: "solo@example.com", name: "Solo", externalId: "solo" });
+    expect(await membersOf(polar, solo.id)).toEqual([
+      expect.objectContaining({ email: "solo@example.com", name: "Solo", externalId: "solo", role: "owner" }),
+    ]);
+    // What the `owner` leaves out is the customer's.
+    const team = await polar.customers.create({
+      type: "team",
+      email: "t@example.com",
+      name: "T Inc",
+      externalId: "t",
+      owner: { email: "boss@example.com" },
+    });
+    expect(await membersOf(polar, team.id)).toEqual([
+      expect.objectContaining({ email: "boss@example.com", name: "T Inc", externalId: "t", role: "owner" }),
+    ]);
+    const buyer = await bought(polar, "buyer@example.com");
+    const [owner] = await membersOf(polar, buyer);
+    expect(owner).toMatchObject({ customerId: buyer, email: "buyer@example.com", name: "Buyer", role: "owner" });
+    expect((await outbox(orgId, "member.created")).map((e) => e.data.id)).toContain(owner.id);
+
+    const members = await memberOrg();
+    const member = await bought(members.polar, "m@example.com");
+    expect((await membersOf(members.polar, member)).map((m) => [m.email, m.role])).toEqual([["m@example.com", "owner"]]);
+    // Neither on: no owner.
+    const off = await memberOrg(false);
+    expect(await membersOf(off.polar, await bought(off.polar, "off@example.com"))).toEqual([]);
+  });
+
   it("keeps each organization's members its own, and asks for the members scopes", async () => {
     const one = await memberOrg();
     const two = await memberOrg();
