@@ -14120,7 +14120,7 @@ export interface components {
         };
         /**
          * OAuth2ClientConfigurationUpdate
-         * @description The metadata to change (RFC 7592): the fields given replace the client's. client_id, when given, must be the path's.
+         * @description The metadata to change (RFC 7592): the fields given replace the client's, and a link (client_uri, logo_uri, tos_uri, policy_uri) left out or null is emptied. client_id, when given, must be the path's.
          */
         OAuth2ClientConfigurationUpdate: {
             redirect_uris?: string[];

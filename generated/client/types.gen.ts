@@ -13174,7 +13174,7 @@ export type OAuth2ClientConfiguration = {
 
 /**
  * OAuth2ClientConfigurationUpdate
- * The metadata to change (RFC 7592): the fields given replace the client's. client_id, when given, must be the path's.
+ * The metadata to change (RFC 7592): the fields given replace the client's, and a link (client_uri, logo_uri, tos_uri, policy_uri) left out or null is emptied. client_id, when given, must be the path's.
  */
 export type OAuth2ClientConfigurationUpdate = {
     redirect_uris?: Array<string>;
