@@ -157,7 +157,7 @@ const SAMPLE_PROPS: EmailProps = {
   customer_email_update_verification: Object.assign({}, customer, {
     customer_email: "jane.doe@work.example.com",
     current_email: "jane@example.com",
-    verify_url: `${PORTAL}/verify-email?token=polar_cev_Qm1pT7yLr5sWk9aD4fGj6bhV2v0n3C8x`,
+    verify_url: `${PORTAL}/verify-email?token=polar_cev_Qm1pT7yLr5sWk9aD4fGj6bhV2v0n3C8xR7tY2uWq`,
     expires_in_minutes: 30,
     expires_at: "2027-03-08T09:30:00Z",
   }),
