@@ -9358,10 +9358,10 @@ export interface components {
             file: components["schemas"]["FileDownload"];
         };
         /**
-         * @description What an email is. Customer emails are switched on or off per organization (`customer_email_settings`); the `notification_*` ones and `webhook_endpoint_disabled` go to the organization's owners and admins.
+         * @description What an email is. Customer emails are switched on or off per organization (`customer_email_settings`); `seat_invitation` and `customer_email_update_verification` always go; the `notification_*` ones and `webhook_endpoint_disabled` go to the organization's owners and admins.
          * @enum {string}
          */
-        EmailKind: "order_confirmation" | "subscription_confirmation" | "subscription_cycled" | "subscription_renewal_reminder" | "subscription_payment_failed" | "subscription_past_due" | "subscription_cancellation" | "subscription_uncanceled" | "subscription_revoked" | "subscription_updated" | "benefit_granted" | "order_refunded" | "payment_method_expiration_reminder" | "notification_new_sale" | "notification_new_subscription" | "notification_subscription_cancellation" | "notification_refund" | "webhook_endpoint_disabled" | "seat_invitation";
+        EmailKind: "order_confirmation" | "subscription_confirmation" | "subscription_cycled" | "subscription_renewal_reminder" | "subscription_payment_failed" | "subscription_past_due" | "subscription_cancellation" | "subscription_uncanceled" | "subscription_revoked" | "subscription_updated" | "benefit_granted" | "order_refunded" | "payment_method_expiration_reminder" | "notification_new_sale" | "notification_new_subscription" | "notification_subscription_cancellation" | "notification_refund" | "webhook_endpoint_disabled" | "seat_invitation" | "customer_email_update_verification";
         /** @description An email rendered with sample data. */
         EmailPreview: {
             subject: string;
@@ -14130,7 +14130,7 @@ export interface components {
         };
         /**
          * OAuth2ClientConfigurationUpdate
-         * @description The metadata to change (RFC 7592): the fields given replace the client's. client_id, when given, must be the path's.
+         * @description The metadata to change (RFC 7592): the fields given replace the client's, and a link (client_uri, logo_uri, tos_uri, policy_uri) left out or null is emptied. client_id, when given, must be the path's.
          */
         OAuth2ClientConfigurationUpdate: {
             redirect_uris?: string[];

@@ -198,6 +198,11 @@ export function emitAdminResources(doc: OpenApiDoc): string {
     resources.push(`  ${JSON.stringify(r)},`);
   }
 
+  // The named string enums, for pickers whose values no resource field carries (an OAuth2 client's scopes).
+  const enums = Object.entries(schemas)
+    .filter(([, s]) => s.type === "string" && Array.isArray(s.enum))
+    .map(([name, s]) => `  ${JSON.stringify(name)}: ${JSON.stringify(s.enum)},`);
+
   return `${HEADER}
 // One entry per merchant list operation (GET collection path answering a ListResource, or a
 // collection under one parent item such as /v1/benefits/{id}/grants).
@@ -270,5 +275,10 @@ ${resources.join("\n")}
 export const adminResourcesByName: Readonly<Record<string, AdminResource>> = Object.fromEntries(
   adminResources.map((r) => [r.name, r]),
 );
+
+/** The contract's named string enums (component schemas), by name. */
+export const adminEnums: Readonly<Record<string, readonly string[]>> = {
+${enums.join("\n")}
+};
 `;
 }

@@ -15,6 +15,11 @@ export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(LOCALE, { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
 }
 
+/** A moment, in UTC: "March 3, 2027 at 9:30 AM UTC". */
+export function formatDateTime(iso: string): string {
+  return `${new Intl.DateTimeFormat(LOCALE, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
+}
+
 /** A rate in percent: 20 → "20%", 8.875 → "8.875%". */
 export function formatPercent(rate: number): string {
   return new Intl.NumberFormat(LOCALE, { style: "percent", maximumFractionDigits: 3 }).format(rate / 100);

@@ -18,6 +18,7 @@ export const CUSTOMER_EMAIL_KINDS = [
   "order_refunded",
   "payment_method_expiration_reminder",
   "seat_invitation",
+  "customer_email_update_verification",
 ] as const;
 
 /** Notifications to the organization's owners and admins; each member can mute them. */
@@ -278,6 +279,19 @@ export interface SeatInvitationProps extends CustomerEmailBase {
   expires_at: string | null;
 }
 
+/**
+ * The link that confirms a portal customer's new email address (always sent: it carries the code).
+ * `customer_email` is the new address, the one it goes to.
+ */
+export interface CustomerEmailUpdateVerificationProps extends CustomerEmailBase {
+  /** The address the customer has now: who asked. */
+  current_email: string;
+  /** The portal's verify page, with the code. */
+  verify_url: string;
+  expires_in_minutes: number;
+  expires_at: string;
+}
+
 export interface WebhookEndpointDisabledProps extends MerchantEmailBase {
   endpoint_url: string;
   /** The endpoint in the console. */
@@ -306,6 +320,7 @@ export interface EmailProps {
   notification_refund: NotificationRefundProps;
   webhook_endpoint_disabled: WebhookEndpointDisabledProps;
   seat_invitation: SeatInvitationProps;
+  customer_email_update_verification: CustomerEmailUpdateVerificationProps;
 }
 
 /**

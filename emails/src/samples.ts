@@ -154,6 +154,13 @@ const SAMPLE_PROPS: EmailProps = {
     claim_url: `${PORTAL}/claim?token=hV2v0n3C8xQm1pT7yLr5sWk9aD4fGj6b`,
     expires_at: "2027-03-08T09:00:00Z",
   }),
+  customer_email_update_verification: Object.assign({}, customer, {
+    customer_email: "jane.doe@work.example.com",
+    current_email: "jane@example.com",
+    verify_url: `${PORTAL}/verify-email?token=polar_cev_Qm1pT7yLr5sWk9aD4fGj6bhV2v0n3C8xR7tY2uWq`,
+    expires_in_minutes: 30,
+    expires_at: "2027-03-08T09:30:00Z",
+  }),
   webhook_endpoint_disabled: Object.assign({}, member, {
     endpoint_url: "https://hooks.acme.example/borealis/webhooks",
     webhook_url: `${CONSOLE}/webhooks-endpoints/3d7e1b90-6c2a-4f85-a4e3-1b9c0d8f2e67/show`,

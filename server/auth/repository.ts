@@ -47,6 +47,25 @@ export function findClient<T>(db: Knex, clientId: string): Promise<T | undefined
   return db("oauth_clients").where({ client_id: clientId }).first();
 }
 
+/** The columns better-auth's provider keeps a client's links in. */
+const CLIENT_LINK_COLUMNS = { client_uri: "uri", logo_uri: "icon", tos_uri: "tos", policy_uri: "policy" } as const;
+
+export type ClientLink = keyof typeof CLIENT_LINK_COLUMNS;
+
+/** Empties these links of the owner's client (an organization's, or a user's). */
+export async function clearClientLinks(
+  db: Knex,
+  clientId: string,
+  owner: { reference_id: string | null; user_id: string | null },
+  links: readonly ClientLink[],
+): Promise<void> {
+  if (links.length === 0) return;
+  const values = Object.fromEntries(links.map((link) => [CLIENT_LINK_COLUMNS[link], null]));
+  await db("oauth_clients")
+    .where({ client_id: clientId, reference_id: owner.reference_id, user_id: owner.user_id })
+    .update(Object.assign(values, { updated_at: db.fn.now() }));
+}
+
 export interface AccessTokenRow {
   client_id: string;
   user_id: string | null;

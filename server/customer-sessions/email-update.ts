@@ -3,15 +3,16 @@
 // (verified), sends customer.updated and answers a new session token. Whether the address is
 // another customer's is answered only to whoever holds the code, so a request probes nobody.
 import type { Knex } from "knex";
+import { renderEmail } from "../../emails/src/index.js";
 import { toCustomer } from "../customers/models.js";
 import { emailTaken, lockLiveInOrganization, updateCustomerRow } from "../customers/repository.js";
 import { hashToken, randomToken, type CustomerCaller } from "../kit/auth.js";
 import { checkEmail } from "../kit/email.js";
 import { invalid, NotPermitted, Unauthorized } from "../kit/errors.js";
 import { emit } from "../kit/outbox.js";
-import { allowsEmailChange } from "../organizations/models.js";
+import { allowsEmailChange, brandOf } from "../organizations/models.js";
 import { findOrganization } from "../organizations/repository.js";
-import { escapeHtml, sendCode } from "./codes.js";
+import { sendCode } from "./codes.js";
 import { portalBaseUrl } from "./models.js";
 import { deleteEmailVerification, insertSession, liveEmailVerification, replaceEmailVerification } from "./repository.js";
 import { CUSTOMER_SESSION_TTL_MS } from "./service.js";
@@ -21,10 +22,8 @@ export const EMAIL_UPDATE_TTL_MINUTES = 30;
 
 const INVALID_CODE = "This email change code is wrong, was already used, or has expired. Ask for a new one.";
 
-/** The portal page that verifies a code (portal/src, the verify-email route). */
-function verifyUrl(organizationSlug: string, token: string): string {
-  return `${portalBaseUrl()}/${encodeURIComponent(organizationSlug)}/portal/verify-email?token=${encodeURIComponent(token)}`;
-}
+/** The organization's customer portal; its verify-email route (portal/src) takes the code. */
+const portalUrl = (organizationSlug: string) => `${portalBaseUrl()}/${encodeURIComponent(organizationSlug)}/portal`;
 
 export async function requestEmailUpdate(db: Knex, caller: CustomerCaller, input: { email: string }): Promise<null> {
   const email = checkEmail(input.email);
@@ -39,30 +38,29 @@ export async function requestEmailUpdate(db: Knex, caller: CustomerCaller, input
       throw invalid(["body", "email"], "The new email is the same as your current email.", "value_error", input.email);
     }
     const token = randomToken("polar_cev_");
+    const expiresAt = new Date(Date.now() + EMAIL_UPDATE_TTL_MINUTES * 60_000);
     await replaceEmailVerification(trx, {
       organization_id: caller.organizationId,
       customer_id: customer.id,
       email,
       token_hash: hashToken(token),
-      expires_at: new Date(Date.now() + EMAIL_UPDATE_TTL_MINUTES * 60_000),
+      expires_at: expiresAt,
     });
-    const url = verifyUrl(org.slug, token);
-    // Sent before commit: a code that could not be sent is not kept.
-    await sendCode(
-      {
-        to: email,
-        subject: `Verify your new email address for ${org.name}`,
-        text: [
-          `To use ${email} as your email address with ${org.name}, open this link:`,
-          "",
-          url,
-          "",
-          `It works once, for ${EMAIL_UPDATE_TTL_MINUTES} minutes. If you did not ask for it, ignore this email.`,
-        ].join("\n"),
-        html: `<p>To use ${escapeHtml(email)} as your email address with ${escapeHtml(org.name)}, open this link:</p><p><a href="${escapeHtml(url)}">Verify my new email address</a></p><p>It works once, for ${EMAIL_UPDATE_TTL_MINUTES} minutes. If you did not ask for it, ignore this email.</p>`,
+    const mail = await renderEmail({
+      kind: "customer_email_update_verification",
+      brand: brandOf(org),
+      props: {
+        customer_name: customer.name,
+        customer_email: email,
+        portal_url: portalUrl(org.slug),
+        current_email: customer.email,
+        verify_url: `${portalUrl(org.slug)}/verify-email?token=${encodeURIComponent(token)}`,
+        expires_in_minutes: EMAIL_UPDATE_TTL_MINUTES,
+        expires_at: expiresAt.toISOString(),
       },
-      "email change codes",
-    );
+    });
+    // Sent before commit: a code that could not be sent is not kept.
+    await sendCode({ to: email, subject: mail.subject, text: mail.text, html: mail.html }, "email change codes");
   });
   return null;
 }

@@ -3,7 +3,7 @@
 // ./triggers.ts; the brand every message wears is the organization's.
 import type { Knex } from "knex";
 import type { Brand, EmailKind, EmailMessage } from "../../emails/src/index.js";
-import { customerEmailSettings, DEFAULT_NOTIFICATION_SETTINGS, emailSettings } from "../organizations/models.js";
+import { customerEmailSettings, DEFAULT_NOTIFICATION_SETTINGS } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import type { EmailSendInsert, EmailSendRow } from "./repository.js";
 
@@ -31,10 +31,7 @@ export interface EmailDefinition {
   message(db: Knex, send: EmailSendRow, brand: Brand, organization: OrganizationRow): Promise<EmailMessage | null>;
 }
 
-/** The organization's name, logo and colour (its `email_settings.brand_color`, Borealis blue until set). */
-export function brandOf(organization: OrganizationRow): Brand {
-  return { name: organization.name, logo_url: organization.avatar_url, color: emailSettings(organization).brand_color };
-}
+export { brandOf } from "../organizations/models.js";
 
 /** Whether the organization sends this customer email (its `customer_email_settings`, over the defaults). */
 export function customerEmailOn(organization: OrganizationRow, key: keyof OrganizationRow["customer_email_settings"]): boolean {

@@ -2,11 +2,13 @@
 // /v1/oauth2/register paths and the list of an organization's clients: each call is handed to
 // better-auth's OAuth provider as the signed-in user who makes it (their session cookie or bearer
 // token), and its refusals take RFC 6749's shape.
+import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
+import { clearClientLinks } from "../auth/repository.js";
 import { retryAfterOf } from "../auth/routes.js";
 import { TooManyRequests } from "../kit/errors.js";
 import { DEFAULT_LIMIT, type Page } from "../kit/pagination.js";
-import { clientLinksProblem } from "./client-links.js";
+import { CLIENT_LINKS, clientLinksProblem } from "./client-links.js";
 import { OAuth2Failure, registrationFailure } from "./errors.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
 import { isLoopbackRedirect } from "./redirects.js";
@@ -86,13 +88,26 @@ export async function getClient(p: Provider, clientId: string): Promise<Registra
   return answered(await call(p, `/oauth2/get-client?client_id=${encodeURIComponent(clientId)}`, "GET")) as Registration;
 }
 
-export async function updateClient(p: Provider, clientId: string, metadata: Metadata): Promise<Registration> {
+/**
+ * A PUT replaces the client's metadata: a link it leaves out or sends as null is emptied.
+ * better-auth's update-client keeps what it is not sent, so once it has accepted the change (the
+ * caller owns the client) the emptied links are cleared on the owner's row.
+ */
+export async function updateClient(p: Provider, db: Knex, clientId: string, metadata: Metadata): Promise<Registration> {
   if (typeof metadata.client_id === "string" && metadata.client_id !== clientId) {
     throw new OAuth2Failure(400, "invalid_client_metadata", "The body's client_id is not the path's.");
   }
   const update = Object.fromEntries(Object.entries(checked(metadata)).filter(([k]) => UPDATABLE.includes(k)));
-  return answered(await call(p, "/oauth2/update-client", "POST", { client_id: clientId, update })) as Registration;
+  const updated = answered(await call(p, "/oauth2/update-client", "POST", { client_id: clientId, update })) as Registration;
+  const emptied = CLIENT_LINKS.filter((link) => metadata[link] === undefined || metadata[link] === null);
+  const owner = { reference_id: ownerId(updated.reference_id), user_id: ownerId(updated.user_id) };
+  await clearClientLinks(db, clientId, owner, emptied);
+  const answer: Registration = Object.assign({}, updated);
+  for (const link of emptied) delete answer[link];
+  return answer;
 }
+
+const ownerId = (value: unknown) => (typeof value === "string" ? value : null);
 
 export async function deleteClient(p: Provider, clientId: string): Promise<void> {
   answered(await call(p, "/oauth2/delete-client", "POST", { client_id: clientId }));

@@ -28,7 +28,7 @@ export const oauth2Handlers: Handlers<Ops> = {
   "oauth2:clients:oauth2:get_client": async ({ params }, ctx) => ({ status: 200, body: await getClient(provider(ctx), params.client_id) }),
   "oauth2:clients:oauth2:update_client": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateClient(provider(ctx), params.client_id, body),
+    body: await updateClient(provider(ctx), ctx.db, params.client_id, body),
   }),
   "oauth2:clients:oauth2:delete_client": async ({ params }, ctx) => {
     await deleteClient(provider(ctx), params.client_id);

@@ -1,7 +1,7 @@
 // The Organization wire shape, and the defaults its settings are merged over (a row written before
 // a setting existed reads as its default).
 import type { components } from "../../generated/types.js";
-import { DEFAULT_BRAND_COLOR } from "../../emails/src/index.js";
+import { DEFAULT_BRAND_COLOR, type Brand } from "../../emails/src/index.js";
 import { setting } from "../config.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { OrganizationRow, StoredPortalSettings } from "./repository.js";
@@ -65,6 +65,11 @@ export function customerEmailSettings(row: Pick<OrganizationRow, "customer_email
 /** The organization's email branding and timing: the stored settings over their defaults. */
 export function emailSettings(row: Pick<OrganizationRow, "email_settings">): OrganizationOut["email_settings"] {
   return Object.assign({}, DEFAULT_EMAIL_SETTINGS, row.email_settings);
+}
+
+/** The organization's name, logo and colour (its `email_settings.brand_color`, Borealis blue until set): what its emails wear. */
+export function brandOf(organization: Pick<OrganizationRow, "name" | "avatar_url" | "email_settings">): Brand {
+  return { name: organization.name, logo_url: organization.avatar_url, color: emailSettings(organization).brand_color };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The organization's OAuth2 applications in the console's settings, in Chromium against the running
 // stack, signed in with a password (registration acts as the person): registering one (a bad link
-// refused under its field, then the client secret shown once), editing it, deleting it; the list,
+// refused under its field, a wallets scope picked, then the client secret shown once), editing it
+// (the scope kept), deleting it; the list,
 // the form and the secret pass axe.
 import { describe, expect, it } from "vitest";
 import { ownerWithOrganization, PASSWORD } from "../harness/index.js";
@@ -13,7 +14,7 @@ describe("merchant console: OAuth2 applications", { timeout: 300_000 }, () => {
     const owner = await ownerWithOrganization(stack.url, "Ada");
     const email = (await owner.browser.client.getSession()).data?.user.email ?? "";
     const clients = () =>
-      stack.knex("oauth_clients").where({ reference_id: owner.organizationId }).select("client_id", "name", "redirect_uris");
+      stack.knex("oauth_clients").where({ reference_id: owner.organizationId }).select("client_id", "name", "redirect_uris", "scopes");
     const page = await stack.newPage({ allow: [{ status: 401, url: "/api/auth/" }] });
     await page.goto(`${stack.url}/dashboard/login`);
     await page.getByLabel("Email").fill(email, { timeout: 60_000 });
@@ -27,6 +28,9 @@ describe("merchant console: OAuth2 applications", { timeout: 300_000 }, () => {
     await page.getByRole("link", { name: "New" }).first().click();
     await page.getByLabel("Name").fill("Acme integration");
     await page.getByLabel("Redirect URIs").fill("https://acme.example/callback\nhttps://acme.example/other");
+    // the scopes come from the contract's AuthorizeScope: the wallets' among them
+    await page.getByLabel("Scopes").fill("wallets:r");
+    await page.getByRole("option", { name: "wallets:read", exact: true }).click();
     await page.getByLabel("Logo URL").fill("javascript:alert(1)");
     stack.allow(page, { status: 400, url: "/v1/oauth2/register" });
     await page.getByRole("button", { name: "Save" }).click();
@@ -38,12 +42,17 @@ describe("merchant console: OAuth2 applications", { timeout: 300_000 }, () => {
     await stack.check(page, "console-oauth2-client-create");
 
     await page.getByLabel("Logo URL").fill("https://acme.example/logo.png");
+    const registering = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/v1/oauth2/register"));
     await page.getByRole("button", { name: "Save" }).click();
+    expect(((await registering).postDataJSON() as { scope: string }).scope).toBe("openid profile email wallets:read");
     const secret = page.getByTestId("secret");
     await secret.waitFor();
     expect((await secret.textContent())?.length).toBeGreaterThan(20);
     expect(await clients()).toMatchObject([
-      { name: "Acme integration", redirect_uris: ["https://acme.example/callback", "https://acme.example/other"] },
+      {
+        name: "Acme integration",
+        redirect_uris: ["https://acme.example/callback", "https://acme.example/other"],
+      },
     ]);
     await stack.check(page, "console-oauth2-client-secret");
     await page.getByRole("button", { name: "I have copied it" }).click();
@@ -51,10 +60,15 @@ describe("merchant console: OAuth2 applications", { timeout: 300_000 }, () => {
     // the edit page: its client ID, the same fields; saved, back to the list
     const [client] = await clients();
     await page.getByText(client.client_id).waitFor();
+    // better-auth registers a client with every allowed scope; the edit narrows them
+    expect((await clients())[0]?.scopes).toEqual(expect.arrayContaining(["wallets:read", "wallets:write"]));
+    await page.getByRole("button", { name: "wallets:write" }).locator(".MuiChip-deleteIcon").click();
     await page.getByLabel("Name").fill("Acme, renamed");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("cell", { name: "Acme, renamed" }).waitFor();
     await expect.poll(async () => (await clients())[0]?.name).toBe("Acme, renamed");
+    expect((await clients())[0]?.scopes).toContain("wallets:read");
+    expect((await clients())[0]?.scopes).not.toContain("wallets:write");
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-oauth2-clients");
 

@@ -1,6 +1,7 @@
 // The portal's email change in Chromium against the running stack: the request form where the
-// organization allows it (a server 422 by the field), the link mailed to the new address (Mailpit)
-// opening the verify page, which signs in with the new email; a used or wrong link. Axe, 375 px, screenshots.
+// organization allows it (a server 422 by the field), the link mailed to the new address (Mailpit,
+// the branded template) opening the verify page, which signs in with the new email; a used or
+// wrong link. Axe, 375 px, screenshots.
 import { describe, expect, it, beforeAll } from "vitest";
 import { latestMail, linkIn } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
@@ -37,7 +38,11 @@ describe("customer portal: email change", { timeout: 120_000 }, () => {
     await see(page, `We sent a link to ${moved}.`);
     await stack.check(page, "portal-email-change");
 
-    const link = new URL(linkIn(await latestMail(moved, { subject: /Verify your new email/ }), "/portal/verify-email"));
+    const mail = await latestMail(moved, { subject: /Verify your new email/ });
+    // the branded template: the organization's, naming who asked
+    expect(mail.subject).toBe("Verify your new email address for Aurora Moves");
+    expect(mail.text).toContain(`Mo Ver (${email}) asked to use ${moved} as their email address with Aurora Moves.`);
+    const link = new URL(linkIn(mail, "/portal/verify-email"));
     const verify = await stack.newPage();
     await verify.goto(`${stack.url}${link.pathname}${link.search}`);
     await verify.getByRole("heading", { name: "Confirm your new email" }).waitFor();

@@ -1,5 +1,5 @@
 // The portal customer's email change through 0.49.0: the organization's setting, a code by email
-// (Mailpit) to the new address, checked and verified once before it expires, the new address no
+// (Mailpit, the branded template) to the new address, checked and verified once before it expires, the new address no
 // other customer's, customer.updated, a new session; and the error contract.
 import { describe, expect, it, beforeAll } from "vitest";
 import { Polar as Polar049 } from "polar-sdk-049";
@@ -21,11 +21,17 @@ describe("customer portal: email change", () => {
   let portal: Polar049;
   let orgId: string;
   let slug: string;
+  let orgName: string;
 
   beforeAll(async () => {
     const { org, token } = await orgWithToken(api.knex);
     orgId = org.id;
     slug = org.slug;
+    orgName = org.name;
+    await api
+      .knex("organizations")
+      .where({ id: org.id })
+      .update({ email_settings: { brand_color: "#aa3300", renewal_reminder_days: 7 } });
     portal = new Polar049({ serverURL: api.url });
     const merchant = api.client049(token);
     const updated = await merchant.organizations.update({
@@ -52,6 +58,14 @@ describe("customer portal: email change", () => {
     expect(await portal.customerPortal.customers.requestEmailUpdate(security, { email: next })).toBeNull();
     const mail = await latestMail(next, { subject: /Verify your new email/ });
     expect(mail.text).toContain(`/${slug}/portal/verify-email?token=polar_cev_`);
+    // The branded template: the organization's name and colour, who asked, how long the code works.
+    expect(mail.subject).toBe(`Verify your new email address for ${orgName}`);
+    expect(mail.html).toMatch(/^<!DOCTYPE html/);
+    expect(mail.html.toLowerCase()).toContain("#aa3300");
+    expect(mail.text).toContain("Verify my new email address");
+    expect(mail.text).toContain(`Jane Buyer (${customer.email}) asked to use ${next} as their email address with ${orgName}.`);
+    expect(mail.text).toMatch(/The link works once, for 30 minutes \(until \w+ \d+, \d{4} at \d+:\d\d [AP]M UTC\)/);
+    expect(mail.text).toContain(`It was sent to ${next}.`);
     const token = codeIn(mail);
     await portal.customerPortal.customers.checkEmailUpdate({ token });
     // Nothing changes until the code is used.

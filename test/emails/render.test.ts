@@ -234,6 +234,17 @@ describe("renderEmail", () => {
     expect(custom.html).toContain("Bring &lt;your&gt; questions.");
   });
 
+  it("asks the new address to confirm an email change: who asked, the link with its code, how long it works", async () => {
+    const { subject, html, text } = await renderEmail(sampleMessage("customer_email_update_verification"));
+    expect(subject).toBe("Verify your new email address for Acme");
+    expect(text).toContain("Jane Doe (jane@example.com) asked to use jane.doe@work.example.com as their email address with Acme.");
+    expect(text).toContain("The link works once, for 30 minutes (until March 8, 2027 at 9:30 AM UTC).");
+    expect(text).toContain("If you did not ask for this, ignore this email: the address stays jane@example.com.");
+    expect(text).toContain("You receive this email because Jane Doe (jane@example.com) asked to use this address with Acme.");
+    expect(text).toContain("It was sent to jane.doe@work.example.com.");
+    expect(html).toContain("verify-email?token=polar_cev_");
+  });
+
   it("says in the footer why the email came, and where to turn off the optional ones", async () => {
     for (const kind of EMAIL_KINDS) {
       const { text } = await renderEmail(sampleMessage(kind));

@@ -56,6 +56,44 @@ describe("oauth2 clients", () => {
     expect(JSON.parse(gone.body)).toMatchObject({ error: "invalid_token" });
   });
 
+  it("empties the links an update sends as null or leaves out, in the answer and on a later read", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const polar = sdkAs(owner.browser);
+    const created = (await polar.oauth2.clients.create({
+      clientName: "Linked",
+      redirectUris: [REDIRECT],
+      clientUri: "https://acme.example",
+      logoUri: "https://acme.example/logo.png",
+      tosUri: "https://acme.example/tos",
+      policyUri: "https://acme.example/privacy",
+      scope: "openid",
+    })) as { client_id: string };
+    const links = (client: unknown) => {
+      const c = client as Record<string, unknown>;
+      return { client_uri: c.client_uri, logo_uri: c.logo_uri, tos_uri: c.tos_uri, policy_uri: c.policy_uri };
+    };
+    const updated = await polar.oauth2.clients.update({
+      clientId: created.client_id,
+      oAuth2ClientConfigurationUpdate: {
+        clientId: created.client_id,
+        clientName: "Linked",
+        redirectUris: [REDIRECT],
+        scope: "openid",
+        clientUri: null,
+        tosUri: "https://acme.example/terms",
+      },
+    });
+    const kept = { client_uri: undefined, logo_uri: undefined, tos_uri: "https://acme.example/terms", policy_uri: undefined };
+    expect(links(updated)).toEqual(kept);
+    expect(links(await polar.oauth2.clients.get({ clientId: created.client_id }))).toEqual(kept);
+    expect(await api.knex("oauth_clients").where({ client_id: created.client_id }).first("uri", "icon", "tos", "policy")).toEqual({
+      uri: null,
+      icon: null,
+      tos: "https://acme.example/terms",
+      policy: null,
+    });
+  });
+
   it("refuses the anonymous, bad metadata and a client_id that is not the path's", async () => {
     const anonymous = new Polar049({ serverURL: api.url });
     const refused = await rejects(

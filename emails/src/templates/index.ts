@@ -22,6 +22,7 @@ import {
   subscriptionUpdated,
 } from "./subscriptions.js";
 import { seatInvitation } from "./seats.js";
+import { customerEmailUpdateVerification } from "./email-update.js";
 
 export const TEMPLATES: Templates = {
   order_confirmation: orderConfirmation,
@@ -43,4 +44,5 @@ export const TEMPLATES: Templates = {
   notification_refund: notificationRefund,
   webhook_endpoint_disabled: webhookEndpointDisabled,
   seat_invitation: seatInvitation,
+  customer_email_update_verification: customerEmailUpdateVerification,
 };

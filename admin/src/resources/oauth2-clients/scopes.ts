@@ -1,12 +1,12 @@
-// The scopes an OAuth2 application may ask for: who the person is (OpenID Connect), staying signed
-// in (offline_access), and the organization's read and write scopes an access token can hold.
-import { ALL_SCOPES } from "../../settings/scopes";
+// The scopes an OAuth2 application may ask for: those a consent shows (the contract's
+// AuthorizeScope: who the person is, and the organization's read and write scopes that grant
+// something), with offline_access (OpenID Connect's, for a refresh token) after the person's own.
+import { adminEnums } from "../../../../generated/admin-resources";
 
-/** Polar's old scopes that grant nothing, and the token scopes an application may not hold. */
-const LEFT_OUT = /^(repositories|issues|external_organizations|organization_access_tokens):/;
+const GRANTING: readonly string[] = adminEnums.AuthorizeScope ?? [];
 
-export const CLIENT_SCOPES: { id: string; name: string }[] = ["openid", "profile", "email", "offline_access", "user:read"]
-  .concat(ALL_SCOPES.filter((s) => !LEFT_OUT.test(s)))
-  .map((s) => ({ id: s, name: s }));
+export const CLIENT_SCOPES: { id: string; name: string }[] = GRANTING.flatMap((s) => (s === "email" ? [s, "offline_access"] : [s])).map(
+  (s) => ({ id: s, name: s }),
+);
 
 export const DEFAULT_SCOPES = ["openid", "profile", "email"];
