@@ -1,6 +1,6 @@
 // Changes to a subscription, by the merchant (PATCH / DELETE) or the customer in the portal:
-// cancel at period end and uncancel, revoke now, product change with proration (invoice: an
-// immediate order for the difference; prorate: the lines join the next renewal), discount change.
+// cancel at period end and uncancel, revoke now, product change (its proration behaviours in
+// product-change.ts and proration.ts), seat change, discount change, trial end.
 // Each is one transaction on the locked row: a subscription with a charge in flight answers
 // SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
 import type { Knex } from "knex";

@@ -52,7 +52,7 @@ async function checkSeats(db: Knex, row: SubscriptionRow, price: PriceRow, seats
 }
 
 /**
- * Sets the seat count of `row` (locked by the caller); the same count changes nothing. A customer
+ * Sets the seat count of `row` (locked by the caller), now or at the next period (next_period). A customer
  * may, unless the organization's portal settings say `subscription.update_seats: false`.
  */
 export async function changeSeats(
