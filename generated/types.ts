@@ -8506,7 +8506,7 @@ export interface components {
         };
         /** @enum {string} */
         CustomerSubscriptionSortProperty: "started_at" | "-started_at" | "amount" | "-amount" | "status" | "-status" | "organization" | "-organization" | "product" | "-product";
-        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["CustomerSubscriptionUpdateSeats"] | components["schemas"]["CustomerSubscriptionCancel"];
+        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["CustomerSubscriptionUpdateSeats"] | components["schemas"]["CustomerSubscriptionCancel"] | components["schemas"]["CustomerSubscriptionUpdateClear"];
         CustomerSubscriptionUpdateProduct: {
             /** @description Update subscription to another product. */
             product_id: string;
@@ -12686,6 +12686,14 @@ export interface components {
          * @enum {string}
          */
         PublicSubscriptionProrationBehavior: "invoice" | "prorate" | "next_period";
+        SubscriptionUpdateClear: {
+            /** @description Clear the pending subscription update. Set to null to remove scheduled changes. */
+            pending_update: null;
+        };
+        CustomerSubscriptionUpdateClear: {
+            /** @description Clear the pending subscription update. */
+            pending_update: null;
+        };
         /** @enum {string} */
         SubscriptionRecurringInterval: "day" | "week" | "month" | "year";
         SubscriptionRevoke: {
@@ -12806,7 +12814,7 @@ export interface components {
         SubscriptionSortProperty: "customer" | "-customer" | "status" | "-status" | "started_at" | "-started_at" | "current_period_end" | "-current_period_end" | "amount" | "-amount" | "product" | "-product" | "discount" | "-discount";
         /** @enum {string} */
         SubscriptionStatus: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
-        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateSeats"] | components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionUpdateTrial"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
+        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateSeats"] | components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionUpdateTrial"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"] | components["schemas"]["SubscriptionUpdateClear"];
         SubscriptionUpdateDiscount: {
             /** @description Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle. */
             discount_id: string | null;

@@ -5987,7 +5987,7 @@ export type CustomerSubscriptionProduct = {
 
 export type CustomerSubscriptionSortProperty = 'started_at' | '-started_at' | 'amount' | '-amount' | 'status' | '-status' | 'organization' | '-organization' | 'product' | '-product';
 
-export type CustomerSubscriptionUpdate = CustomerSubscriptionUpdateProduct | CustomerSubscriptionUpdateSeats | CustomerSubscriptionCancel;
+export type CustomerSubscriptionUpdate = CustomerSubscriptionUpdateProduct | CustomerSubscriptionUpdateSeats | CustomerSubscriptionCancel | CustomerSubscriptionUpdateClear;
 
 export type CustomerSubscriptionUpdateProduct = {
     /**
@@ -11411,6 +11411,20 @@ export type SubscriptionProrationBehavior = 'invoice' | 'prorate' | 'next_period
  */
 export type PublicSubscriptionProrationBehavior = 'invoice' | 'prorate' | 'next_period';
 
+export type SubscriptionUpdateClear = {
+    /**
+     * Clear the pending subscription update. Set to null to remove scheduled changes.
+     */
+    pending_update: null;
+};
+
+export type CustomerSubscriptionUpdateClear = {
+    /**
+     * Clear the pending subscription update.
+     */
+    pending_update: null;
+};
+
 export type SubscriptionRecurringInterval = 'day' | 'week' | 'month' | 'year';
 
 export type SubscriptionRevoke = {
@@ -11563,7 +11577,7 @@ export type SubscriptionSortProperty = 'customer' | '-customer' | 'status' | '-s
 
 export type SubscriptionStatus = 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid';
 
-export type SubscriptionUpdate = SubscriptionUpdateSeats | SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke;
+export type SubscriptionUpdate = SubscriptionUpdateSeats | SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke | SubscriptionUpdateClear;
 
 export type SubscriptionUpdateDiscount = {
     /**

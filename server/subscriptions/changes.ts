@@ -42,6 +42,8 @@ export type SubscriptionChange =
   | { kind: "product"; productId: string; prorationBehavior?: ProrationBehavior | null }
   | { kind: "seats"; seats: number; prorationBehavior?: ProrationBehavior | null }
   | { kind: "discount"; discountId: string | null }
+  /** Drops the change waiting for the next period (`pending_update: null`). */
+  | { kind: "clear" }
   /** A trialing subscription's trial moved to end at `trialEnd` ("now": at once). */
   | { kind: "trial"; trialEnd: string }
   /** A portal cancel body without cancel_at_period_end: nothing to change. */
@@ -52,6 +54,7 @@ export function merchantChange(body: Record<string, unknown>): SubscriptionChang
   if (typeof body.seats === "number") {
     return { kind: "seats", seats: Number(body.seats), prorationBehavior: body.proration_behavior as ProrationBehavior | null };
   }
+  if ("pending_update" in body && !("product_id" in body)) return { kind: "clear" };
   if ("revoke" in body) {
     if (body.revoke !== true) throw invalid(["body", "revoke"], "Input should be True", "literal_error", body.revoke);
     return {
@@ -84,6 +87,7 @@ export function merchantChange(body: Record<string, unknown>): SubscriptionChang
 export function customerChange(body: Record<string, unknown>): SubscriptionChange {
   if (typeof body.seats === "number") return { kind: "seats", seats: Number(body.seats), prorationBehavior: null };
   if ("product_id" in body) return { kind: "product", productId: String(body.product_id), prorationBehavior: null };
+  if ("pending_update" in body) return { kind: "clear" };
   if (body.cancel_at_period_end === undefined || body.cancel_at_period_end === null) return { kind: "none" };
   return {
     kind: "cancel",
@@ -128,6 +132,9 @@ export async function changeSubscription(
         if (by !== "merchant") throw new NotPermitted();
         updated = await changeTrialEnd(trx, row, change.trialEnd, now);
         break;
+      case "clear":
+        updated = await clearPending(trx, row);
+        break;
       case "none":
         return row;
     }
@@ -138,6 +145,16 @@ export async function changeSubscription(
 
 async function save(trx: Knex.Transaction, row: SubscriptionRow, patch: RowPatch<SubscriptionRow>): Promise<SubscriptionRow> {
   return updateSubscription(trx, row.id, Object.assign({}, patch, { modified_at: new Date() }));
+}
+
+/** Drops the change waiting for the next period; a 422 when none waits, as Polar answers. */
+async function clearPending(trx: Knex.Transaction, row: SubscriptionRow): Promise<SubscriptionRow> {
+  if (isEnded(row)) throw new AlreadyCanceledSubscription();
+  if (!row.pending_update)
+    throw invalid(["body", "pending_update"], "This subscription has no pending update to clear.", "value_error", null);
+  const updated = await save(trx, row, { pending_update: null });
+  await emitSubscription(trx, updated, ["subscription.updated"]);
+  return updated;
 }
 
 async function cancelAtPeriodEnd(

@@ -1,6 +1,6 @@
 // The next_period and reset proration behaviours through the 0.49.0 client, on billing test clocks
 // run by the lifecycle workflow: a product and a seat change of each, the pending update on the
-// wire and applied at the renewal, reset's gate, and the organization's default in the portal.
+// wire, cleared, or applied at the renewal, reset's gate, and the organization's default in the portal.
 import { randomUUID } from "node:crypto";
 import type { Polar as Polar049 } from "polar-sdk-049";
 import { HTTPValidationError } from "polar-sdk-049/models/errors/httpvalidationerror.js";
@@ -161,7 +161,7 @@ describe("proration behaviours", () => {
     expect(await orders(seated.sub.id, "subscription_update")).toEqual([[["Team (5 seats)", 5000]]]);
   });
 
-  it("takes next_period as the organization's default, in the portal too; reset can't be the default", async () => {
+  it("takes next_period as the organization's default, in the portal too; reset can't be the default; clearing what waits", async () => {
     const settings = (await polar.organizations.get({ id: orgId })).subscriptionSettings;
     const res = await fetch(`${api.url}/v1/organizations/${orgId}`, {
       method: "PATCH",
@@ -181,5 +181,15 @@ describe("proration behaviours", () => {
     const changed = await portal.update({ customerSession: session }, { id: sub.id, customerSubscriptionUpdate: { productId: pro } });
     expect(changed).toMatchObject({ productId: basic, pendingUpdate: { productId: pro } });
     expect(await orders(sub.id, "subscription_update")).toEqual([]);
+
+    // The customer, or the merchant, drops what waits; nothing left to drop is a 422.
+    const cleared = await portal.update({ customerSession: session }, { id: sub.id, customerSubscriptionUpdate: { pendingUpdate: null } });
+    expect(cleared).toMatchObject({ productId: basic, pendingUpdate: null });
+    expect((await lastUpdated(sub.id)).pending_update).toBeNull();
+    const none = await rejects(
+      polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { pendingUpdate: null } }),
+      HTTPValidationError,
+    );
+    expect(none.detail?.map((d) => d.loc)).toEqual([["body", "pending_update"]]);
   });
 });
