@@ -8506,7 +8506,7 @@ export interface components {
         };
         /** @enum {string} */
         CustomerSubscriptionSortProperty: "started_at" | "-started_at" | "amount" | "-amount" | "status" | "-status" | "organization" | "-organization" | "product" | "-product";
-        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["CustomerSubscriptionUpdateSeats"] | components["schemas"]["CustomerSubscriptionCancel"];
+        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["CustomerSubscriptionUpdateSeats"] | components["schemas"]["CustomerSubscriptionCancel"] | components["schemas"]["CustomerSubscriptionUpdateClear"];
         CustomerSubscriptionUpdateProduct: {
             /** @description Update subscription to another product. */
             product_id: string;
@@ -11444,6 +11444,11 @@ export interface components {
              * @default false
              */
             seat_based_pricing_enabled: boolean;
+            /**
+             * @description If this organization has access to reset proration behavior.
+             * @default false
+             */
+            reset_proration_behavior_enabled: boolean;
         };
         OrganizationNotificationSettings: {
             new_order: boolean;
@@ -11461,7 +11466,7 @@ export interface components {
         OrganizationSubscriptionSettings: {
             allow_multiple_subscriptions: boolean;
             allow_customer_updates: boolean;
-            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            proration_behavior: components["schemas"]["PublicSubscriptionProrationBehavior"];
             /** @description Days a past-due subscription keeps its benefits before they are revoked. */
             benefit_revocation_grace_period: number;
             /** @description A customer who already had a trial of the organization's products gets no other. */
@@ -11471,7 +11476,7 @@ export interface components {
         OrganizationSubscriptionSettingsUpdate: {
             allow_multiple_subscriptions?: boolean;
             allow_customer_updates?: boolean;
-            proration_behavior?: components["schemas"]["SubscriptionProrationBehavior"];
+            proration_behavior?: components["schemas"]["PublicSubscriptionProrationBehavior"];
             /** @description Days a past-due subscription keeps its benefits before they are revoked. */
             benefit_revocation_grace_period?: number;
             /** @description A customer who already had a trial of the organization's products gets no other. */
@@ -12443,7 +12448,7 @@ export interface components {
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["SubscriptionMeter"][];
-            /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
+            /** @description Pending subscription update that will be applied at the beginning of the next period (a `next_period` product or seat change). If `null`, there is no pending update. */
             pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
             /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
             units: number | null;
@@ -12681,8 +12686,24 @@ export interface components {
             old_product_id: string;
             new_product_id: string;
         };
-        /** @enum {string} */
-        SubscriptionProrationBehavior: "invoice" | "prorate";
+        /**
+         * @description How a product or seat change is billed. `invoice`: the prorated difference is ordered and charged now. `prorate`: the prorated lines join the next renewal. `next_period`: nothing now; the change waits as the subscription's `pending_update` and applies at the renewal. `reset`: the new plan's full price is charged now and its period starts now, with no credit (only where the organization's feature settings enable it).
+         * @enum {string}
+         */
+        SubscriptionProrationBehavior: "invoice" | "prorate" | "next_period" | "reset";
+        /**
+         * @description The proration behaviours an organization may choose as its default (`reset` is chosen per change only).
+         * @enum {string}
+         */
+        PublicSubscriptionProrationBehavior: "invoice" | "prorate" | "next_period";
+        SubscriptionUpdateClear: {
+            /** @description Clear the pending subscription update. Set to null to remove scheduled changes. */
+            pending_update: null;
+        };
+        CustomerSubscriptionUpdateClear: {
+            /** @description Clear the pending subscription update. */
+            pending_update: null;
+        };
         /** @enum {string} */
         SubscriptionRecurringInterval: "day" | "week" | "month" | "year";
         SubscriptionRevoke: {
@@ -12803,7 +12824,7 @@ export interface components {
         SubscriptionSortProperty: "customer" | "-customer" | "status" | "-status" | "started_at" | "-started_at" | "current_period_end" | "-current_period_end" | "amount" | "-amount" | "product" | "-product" | "discount" | "-discount";
         /** @enum {string} */
         SubscriptionStatus: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
-        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateSeats"] | components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionUpdateTrial"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
+        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateSeats"] | components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionUpdateTrial"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"] | components["schemas"]["SubscriptionUpdateClear"];
         SubscriptionUpdateDiscount: {
             /** @description Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle. */
             discount_id: string | null;

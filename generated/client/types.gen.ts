@@ -5987,7 +5987,7 @@ export type CustomerSubscriptionProduct = {
 
 export type CustomerSubscriptionSortProperty = 'started_at' | '-started_at' | 'amount' | '-amount' | 'status' | '-status' | 'organization' | '-organization' | 'product' | '-product';
 
-export type CustomerSubscriptionUpdate = CustomerSubscriptionUpdateProduct | CustomerSubscriptionUpdateSeats | CustomerSubscriptionCancel;
+export type CustomerSubscriptionUpdate = CustomerSubscriptionUpdateProduct | CustomerSubscriptionUpdateSeats | CustomerSubscriptionCancel | CustomerSubscriptionUpdateClear;
 
 export type CustomerSubscriptionUpdateProduct = {
     /**
@@ -9771,6 +9771,10 @@ export type OrganizationFeatureSettings = {
      * If this organization has seat-based pricing enabled (its subscriptions' seats are assigned, claimed and revoked)
      */
     seat_based_pricing_enabled?: boolean;
+    /**
+     * If this organization has access to reset proration behavior.
+     */
+    reset_proration_behavior_enabled?: boolean;
 };
 
 export type OrganizationNotificationSettings = {
@@ -9793,7 +9797,7 @@ export type OrganizationSortProperty = 'created_at' | '-created_at' | 'slug' | '
 export type OrganizationSubscriptionSettings = {
     allow_multiple_subscriptions: boolean;
     allow_customer_updates: boolean;
-    proration_behavior: SubscriptionProrationBehavior;
+    proration_behavior: PublicSubscriptionProrationBehavior;
     /**
      * Days a past-due subscription keeps its benefits before they are revoked.
      */
@@ -9810,7 +9814,7 @@ export type OrganizationSubscriptionSettings = {
 export type OrganizationSubscriptionSettingsUpdate = {
     allow_multiple_subscriptions?: boolean;
     allow_customer_updates?: boolean;
-    proration_behavior?: SubscriptionProrationBehavior;
+    proration_behavior?: PublicSubscriptionProrationBehavior;
     /**
      * Days a past-due subscription keeps its benefits before they are revoked.
      */
@@ -11106,7 +11110,7 @@ export type Subscription = {
      */
     meters: Array<SubscriptionMeter>;
     /**
-     * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
+     * Pending subscription update that will be applied at the beginning of the next period (a `next_period` product or seat change). If `null`, there is no pending update.
      */
     pending_update: PendingSubscriptionUpdate | null;
     /**
@@ -11413,7 +11417,29 @@ export type SubscriptionProductUpdatedMetadata = {
     new_product_id: string;
 };
 
-export type SubscriptionProrationBehavior = 'invoice' | 'prorate';
+/**
+ * How a product or seat change is billed. `invoice`: the prorated difference is ordered and charged now. `prorate`: the prorated lines join the next renewal. `next_period`: nothing now; the change waits as the subscription's `pending_update` and applies at the renewal. `reset`: the new plan's full price is charged now and its period starts now, with no credit (only where the organization's feature settings enable it).
+ */
+export type SubscriptionProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset';
+
+/**
+ * The proration behaviours an organization may choose as its default (`reset` is chosen per change only).
+ */
+export type PublicSubscriptionProrationBehavior = 'invoice' | 'prorate' | 'next_period';
+
+export type SubscriptionUpdateClear = {
+    /**
+     * Clear the pending subscription update. Set to null to remove scheduled changes.
+     */
+    pending_update: null;
+};
+
+export type CustomerSubscriptionUpdateClear = {
+    /**
+     * Clear the pending subscription update.
+     */
+    pending_update: null;
+};
 
 export type SubscriptionRecurringInterval = 'day' | 'week' | 'month' | 'year';
 
@@ -11567,7 +11593,7 @@ export type SubscriptionSortProperty = 'customer' | '-customer' | 'status' | '-s
 
 export type SubscriptionStatus = 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid';
 
-export type SubscriptionUpdate = SubscriptionUpdateSeats | SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke;
+export type SubscriptionUpdate = SubscriptionUpdateSeats | SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke | SubscriptionUpdateClear;
 
 export type SubscriptionUpdateDiscount = {
     /**

@@ -69,6 +69,7 @@ import * as wallets from "./0193_wallets.js";
 import * as customerSeats from "./0195_customer_seats.js";
 import * as twoFactors from "./0200_two_factors.js";
 import * as seatPrices from "./0207_seat_prices.js";
+import * as subscriptionPendingUpdate from "./0209_subscription_pending_update.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -141,4 +142,5 @@ export const migrations = [
   { name: "0195_customer_seats", ...customerSeats },
   { name: "0200_two_factors", ...twoFactors },
   { name: "0207_seat_prices", ...seatPrices },
+  { name: "0209_subscription_pending_update", ...subscriptionPendingUpdate },
 ];

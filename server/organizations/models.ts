@@ -17,6 +17,7 @@ export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = {
   issue_funding_enabled: false,
   member_model_enabled: false,
   seat_based_pricing_enabled: false,
+  reset_proration_behavior_enabled: false,
 };
 export const DEFAULT_SUBSCRIPTION_SETTINGS: Omit<SubscriptionSettings, "benefit_revocation_grace_period"> = {
   allow_multiple_subscriptions: false,
@@ -130,6 +131,7 @@ function featureSettingsOut(stored: Partial<FeatureSettings>): FeatureSettings {
     issue_funding_enabled: stored.issue_funding_enabled ?? DEFAULT_FEATURE_SETTINGS.issue_funding_enabled,
     member_model_enabled: stored.member_model_enabled ?? DEFAULT_FEATURE_SETTINGS.member_model_enabled,
     seat_based_pricing_enabled: stored.seat_based_pricing_enabled ?? DEFAULT_FEATURE_SETTINGS.seat_based_pricing_enabled,
+    reset_proration_behavior_enabled: stored.reset_proration_behavior_enabled ?? DEFAULT_FEATURE_SETTINGS.reset_proration_behavior_enabled,
   };
 }
 

@@ -34,6 +34,8 @@ import {
   type SubscriptionRow,
 } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
+import { prorationItem } from "./proration.js";
+import { applyPendingUpdate } from "./product-change.js";
 import { taxOrderLines } from "../orders/lines-tax.js";
 import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
 import { setting, type Env } from "../config.js";
@@ -203,12 +205,6 @@ export interface CycleLines {
   carried: ProrationLine[];
 }
 
-/** A proration as an order line, over the span it covers (none recorded: a credit carried over). */
-export function prorationItem(line: ProrationLine): OrderItemInput {
-  const period = line.start && line.end ? { start: new Date(line.start), end: new Date(line.end) } : null;
-  return { label: line.label, amount: Number(line.amount), taxAmount: 0, proration: true, productPriceId: line.product_price_id, period };
-}
-
 /** Units as a line shows them: whole, or with up to 6 decimals. */
 const formatUnits = (units: number) => (Number.isInteger(units) ? String(units) : String(Number(units.toFixed(6))));
 
@@ -297,20 +293,26 @@ interface Renewed {
  * Renews `row`, locked by `trx` and checked by the caller: its period is over, nothing is in
  * flight, it does not end at period end.
  */
-async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed> {
-  const periodStart = new Date(row.current_period_end!);
-  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.recurring_interval_count, row.period_index + 1);
+async function renewLocked(trx: Knex.Transaction, ended: SubscriptionRow, now: Date): Promise<Renewed> {
+  const periodStart = new Date(ended.current_period_end!);
   // Read once: the lines, order.created and subscription.updated all come from these rows (the
   // running usage is read for the new period once it has started, below).
-  const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
-  const product = rel.products.get(row.product_id)!;
-  const customer = rel.customers.get(row.customer_id)!;
-  const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
+  let rel = await loadSubscriptionRelations(trx, [ended], { usage: false });
+  const customer = rel.customers.get(ended.customer_id)!;
   // The period that ends bills its metered usage, in arrears, on this renewal's order; a trial's
   // usage is recorded and reset, and billed nothing.
-  const billed = await billPeriod(trx, row, rel, periodStart);
-  const usage = row.status === "trialing" ? billed.map((u) => Object.assign({}, u, { billedUnits: 0, amount: 0 })) : billed;
-  const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, { start: periodStart, end: next.end }, usage);
+  const billed = await billPeriod(trx, ended, rel, periodStart);
+  const usage = ended.status === "trialing" ? billed.map((u) => Object.assign({}, u, { billedUnits: 0, amount: 0 })) : billed;
+  // A change waiting for this period (next_period) applies first: the new period is the new plan's.
+  const row = ended.pending_update ? await applyPendingUpdate(trx, ended, now) : ended;
+  if (row !== ended) rel = await loadSubscriptionRelations(trx, [row], { usage: false });
+  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.recurring_interval_count, row.period_index + 1);
+  const product = rel.products.get(row.product_id)!;
+  const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
+  const prices = rel.prices.get(row.id) ?? [];
+  // Usage of a metered price the change dropped is still billed, for the period that ended.
+  const dropped = usage.filter((u) => !prices.some((p) => p.id === u.price.id)).map((u) => u.price);
+  const lines = cycleLines(row, product, [...prices, ...dropped], discount, { start: periodStart, end: next.end }, usage);
   const taxed = await taxOrderLines(
     trx,
     { organizationId: row.organization_id, customer, product, currency: row.currency, date: periodStart },

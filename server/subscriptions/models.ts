@@ -39,6 +39,20 @@ function toMeters(row: SubscriptionRow, prices: PriceRow[], rel: SubscriptionRel
     });
 }
 
+function toPendingUpdate(row: SubscriptionRow): components["schemas"]["PendingSubscriptionUpdate"] | null {
+  const p = row.pending_update;
+  if (!p) return null;
+  return {
+    created_at: p.created_at,
+    modified_at: p.modified_at,
+    id: p.id,
+    applies_at: p.applies_at,
+    product_id: p.product_id,
+    seats: p.seats,
+    units: null,
+  };
+}
+
 export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations): SubscriptionOut {
   const product = rel.products.get(row.product_id)!;
   const prices = rel.prices.get(row.id) ?? [];
@@ -51,8 +65,7 @@ export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations)
     discount: discount ? toDiscountBase(discount) : null,
     prices: prices.map((p) => toPrice(p, product)),
     meters: toMeters(row, prices, rel),
-    // A product change applies at once: nothing waits for the next period.
-    pending_update: null,
+    pending_update: toPendingUpdate(row),
   });
 }
 
@@ -67,7 +80,7 @@ export function toCustomerSubscription(row: SubscriptionRow, rel: SubscriptionRe
     meters: toMeters(row, prices, rel).map(({ meter, ...m }) =>
       Object.assign(m, { meter: { created_at: meter.created_at, modified_at: meter.modified_at, id: meter.id, name: meter.name } }),
     ),
-    pending_update: null,
+    pending_update: toPendingUpdate(row),
   });
 }
 

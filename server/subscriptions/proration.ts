@@ -1,13 +1,63 @@
-// What every price change of a subscription shares: the share of its period left on its own clock,
-// and settling the proration lines (invoice: an order for a positive difference, charged at once;
-// prorate, or a credit: the lines join the next renewal's order).
+// What every price change of a subscription shares: its proration behaviour, the share of its period
+// left on its own clock, settling the proration lines (invoice and reset: an order for a positive
+// difference, charged at once; prorate, or a credit: the lines join the next renewal's order), and
+// the pending update a next_period change leaves.
+import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
+import { invalid } from "../kit/errors.js";
+import { iso } from "../kit/time.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { addIntervals } from "./periods.js";
 import { findCustomer, type CustomerRow } from "../customers/repository.js";
 import { taxOrderLines } from "../orders/lines-tax.js";
-import { createOrderForCheckout } from "../orders/service.js";
+import { createOrderForCheckout, type OrderItemInput } from "../orders/service.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
-import { prorationItem } from "./billing.js";
-import { orderDependents, type ProrationLine, type SubscriptionRow } from "./repository.js";
+import { orderDependents, type PendingUpdate, type ProrationLine, type SubscriptionRow } from "./repository.js";
+
+/** A proration as an order line, over the span it covers (none recorded: a credit carried over). */
+export function prorationItem(line: ProrationLine): OrderItemInput {
+  const period = line.start && line.end ? { start: new Date(line.start), end: new Date(line.end) } : null;
+  return { label: line.label, amount: Number(line.amount), taxAmount: 0, proration: true, productPriceId: line.product_price_id, period };
+}
+
+export type ProrationBehavior = components["schemas"]["SubscriptionProrationBehavior"];
+
+/** The behaviour of a change: the one asked for, else the organization's default; `reset` only where enabled. */
+export function prorationBehavior(org: OrganizationRow, asked: ProrationBehavior | null | undefined): ProrationBehavior {
+  if (asked === "reset" && org.feature_settings?.reset_proration_behavior_enabled !== true) {
+    throw invalid(
+      ["body", "proration_behavior"],
+      "The 'reset' proration behavior is not enabled for this organization.",
+      "value_error",
+      asked,
+    );
+  }
+  return asked ?? org.subscription_settings?.proration_behavior ?? "prorate";
+}
+
+/** The period a `reset` change starts: from now, one period of the given cadence. */
+export function resetPeriod(
+  now: Date,
+  interval: SubscriptionRow["recurring_interval"],
+  count: number,
+): Pick<SubscriptionRow, "billing_anchor" | "period_index" | "current_period_start" | "current_period_end"> {
+  return { billing_anchor: now, period_index: 0, current_period_start: now, current_period_end: addIntervals(now, interval, count) };
+}
+
+/** `row`'s pending update with `change` merged in: a product and a seat change wait together. */
+export function schedulePending(row: SubscriptionRow, change: { product_id?: string; seats?: number | null }): PendingUpdate {
+  const prev = row.pending_update ?? null;
+  const at = new Date().toISOString();
+  return {
+    id: prev?.id ?? randomUUID(),
+    created_at: prev?.created_at ?? at,
+    modified_at: prev ? at : null,
+    applies_at: iso(row.current_period_end)!,
+    product_id: change.product_id ?? prev?.product_id ?? null,
+    seats: change.seats === undefined ? (prev?.seats ?? null) : change.seats,
+  };
+}
 
 export const isEnded = (row: SubscriptionRow) => row.status === "canceled" || row.status === "incomplete_expired" || row.ended_at !== null;
 

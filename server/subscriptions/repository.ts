@@ -37,6 +37,18 @@ export interface ProrationLine {
   end?: string;
 }
 
+/** A change waiting for the next period (a `next_period` product or seat change), applied by the renewal. */
+export interface PendingUpdate {
+  id: string;
+  created_at: string;
+  modified_at: string | null;
+  applies_at: string;
+  /** The product it moves to; null leaves the product. */
+  product_id: string | null;
+  /** The seat count it sets; null leaves the seats. */
+  seats: number | null;
+}
+
 /** A subscriptions row: the columns every subscription shape shows (SubscriptionBaseRow) and the rest. */
 export interface SubscriptionRow extends SubscriptionBaseRow {
   organization_id: string;
@@ -52,6 +64,7 @@ export interface SubscriptionRow extends SubscriptionBaseRow {
   workflow_started_at: Date | null;
   /** How many seats it bought (a seat-based subscription, server/seats/); null otherwise. */
   seats?: number | null;
+  pending_update?: PendingUpdate | null;
 }
 
 /** Who reads: an organization (merchant API) or one customer of one organization (portal). */

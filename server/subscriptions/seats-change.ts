@@ -17,7 +17,16 @@ import {
   UpdateSubscriptionSeatsNotAllowed,
 } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
-import { isEnded, periodLeft, prorationSpan, settleProration } from "./proration.js";
+import {
+  isEnded,
+  periodLeft,
+  prorationBehavior,
+  prorationSpan,
+  resetPeriod,
+  schedulePending,
+  settleProration,
+  type ProrationBehavior,
+} from "./proration.js";
 import { seatPriceOf, updateSubscription, type ProrationLine, type SubscriptionRow } from "./repository.js";
 
 /** How many of the subscription's seats are handed out (pending or claimed). */
@@ -43,13 +52,13 @@ async function checkSeats(db: Knex, row: SubscriptionRow, price: PriceRow, seats
 }
 
 /**
- * Sets the seat count of `row` (locked by the caller); the same count changes nothing. A customer
+ * Sets the seat count of `row` (locked by the caller), now or at the next period (next_period). A customer
  * may, unless the organization's portal settings say `subscription.update_seats: false`.
  */
 export async function changeSeats(
   trx: Knex.Transaction,
   row: SubscriptionRow,
-  change: { seats: number; prorationBehavior?: "invoice" | "prorate" | null },
+  change: { seats: number; prorationBehavior?: ProrationBehavior | null },
   now: Date,
   by: "merchant" | "customer",
 ): Promise<SubscriptionRow> {
@@ -58,52 +67,83 @@ export async function changeSeats(
     throw new UpdateSubscriptionSeatsNotAllowed();
   }
   if (isEnded(row) || row.cancel_at_period_end) throw new AlreadyCanceledSubscription();
+  const behavior = prorationBehavior(org, change.prorationBehavior);
   const price = await seatPriceOf(trx, row.id);
   if (!price?.seat_tiers) throw new NotASeatBasedSubscription();
   await checkSeats(trx, row, price, change.seats);
   const oldSeats = row.seats ?? seatBounds(price.seat_tiers).minimum;
-  if (change.seats === oldSeats) return row;
+  const pending = row.pending_update ?? null;
+  if (change.seats === oldSeats) {
+    // The current count again cancels a seat change waiting for the next period; else nothing.
+    if (pending?.seats === null || pending?.seats === undefined) return row;
+    const left = pending.product_id ? schedulePending(row, { seats: null }) : null;
+    const updated = await updateSubscription(trx, row.id, { pending_update: left, modified_at: new Date() });
+    await emitSubscription(trx, updated, ["subscription.updated"]);
+    return updated;
+  }
 
-  const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
   const product = (await findProduct(trx, row.product_id)) as ProductRow;
+  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+  const event = { subscription_id: row.id, old_seats: oldSeats, new_seats: change.seats, proration_behavior: behavior };
+  if (behavior === "next_period") {
+    const waiting = await updateSubscription(trx, row.id, {
+      pending_update: schedulePending(row, { seats: change.seats }),
+      modified_at: new Date(),
+    });
+    await emitSubscription(trx, waiting, ["subscription.updated"]);
+    await recordSubscriptionEvent(trx, waiting, customer, "subscription.seats_updated", event, now);
+    return waiting;
+  }
   const newAmount = seatsAmount(price.seat_tiers, change.seats);
   // A trial was not paid for: the new count is first charged when it ends.
-  const left = row.status === "trialing" ? 0 : periodLeft(row, now);
-  const credit = Math.round(Number(row.amount) * left);
-  const charge = Math.round(newAmount * left);
-  const span = prorationSpan(row, now);
+  const trialing = row.status === "trialing";
+  const reset = behavior === "reset" && !trialing;
   const lines: ProrationLine[] = [];
-  if (credit > 0) {
-    lines.push(
-      Object.assign({ label: `Unused time on ${product.name} (${oldSeats} seats)`, amount: -credit, product_price_id: null }, span),
-    );
+  let period: Partial<SubscriptionRow> = {};
+  if (reset) {
+    // No credit for the time left: the new count in full, for a period from now.
+    period = resetPeriod(now, row.recurring_interval, row.recurring_interval_count);
+    const span = { start: now.toISOString(), end: period.current_period_end!.toISOString() };
+    lines.push(Object.assign({ label: `${product.name} (${change.seats} seats)`, amount: newAmount, product_price_id: price.id }, span));
+  } else {
+    const left = trialing ? 0 : periodLeft(row, now);
+    const credit = Math.round(Number(row.amount) * left);
+    const charge = Math.round(newAmount * left);
+    const span = prorationSpan(row, now);
+    if (credit > 0) {
+      lines.push(
+        Object.assign({ label: `Unused time on ${product.name} (${oldSeats} seats)`, amount: -credit, product_price_id: null }, span),
+      );
+    }
+    if (charge > 0) {
+      lines.push(
+        Object.assign(
+          { label: `Remaining time on ${product.name} (${change.seats} seats)`, amount: charge, product_price_id: price.id },
+          span,
+        ),
+      );
+    }
   }
-  if (charge > 0) {
-    lines.push(
-      Object.assign(
-        { label: `Remaining time on ${product.name} (${change.seats} seats)`, amount: charge, product_price_id: price.id },
-        span,
-      ),
-    );
-  }
-  const settled = await settleProration(trx, row, { product, price }, lines, behavior, now);
-  const updated = await updateSubscription(trx, row.id, {
-    seats: change.seats,
-    amount: newAmount,
-    pending_prorations: jsonb(trx, settled.pending_prorations),
-    pending_order_id: settled.pending_order_id,
-    modified_at: new Date(),
-  });
-  await emitSubscription(trx, updated, ["subscription.updated"]);
-  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
-  await recordSubscriptionEvent(
+  const settled = await settleProration(trx, row, { product, price }, lines, behavior === "prorate" ? "prorate" : "invoice", now);
+  // A waiting product change stays (it takes the new count); a waiting seat change is replaced.
+  const left = pending?.product_id ? schedulePending(row, { seats: null }) : null;
+  const updated = await updateSubscription(
     trx,
-    updated,
-    customer,
-    "subscription.seats_updated",
-    { subscription_id: row.id, old_seats: oldSeats, new_seats: change.seats, proration_behavior: behavior },
-    now,
+    row.id,
+    Object.assign(
+      {
+        seats: change.seats,
+        amount: newAmount,
+        pending_prorations: jsonb(trx, settled.pending_prorations),
+        pending_order_id: settled.pending_order_id,
+        pending_update: left,
+        modified_at: new Date(),
+      },
+      period,
+    ),
   );
+  await emitSubscription(trx, updated, ["subscription.updated"]);
+  await recordSubscriptionEvent(trx, updated, customer, "subscription.seats_updated", event, now);
   return updated;
 }
 

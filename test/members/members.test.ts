@@ -110,6 +110,7 @@ describe("members", () => {
       issue_funding_enabled: false,
       member_model_enabled: true,
       seat_based_pricing_enabled: false,
+      reset_proration_behavior_enabled: false,
     });
   });
 
