@@ -175,7 +175,7 @@ export const adminEnums: Readonly<Record<string, readonly string[]>> = {
   "Status": ["created","denied","active"],
   "SubType": ["user","organization"],
   "SubscriptionProrationBehavior": ["invoice","prorate","next_period","reset"],
-  "PublicSubscriptionProrationBehavior": ["invoice","prorate","next_period"],
+  "PublicSubscriptionProrationBehavior": ["invoice","prorate"],
   "SubscriptionRecurringInterval": ["day","week","month","year"],
   "SubscriptionSortProperty": ["customer","-customer","status","-status","started_at","-started_at","current_period_end","-current_period_end","amount","-amount","product","-product","discount","-discount"],
   "SubscriptionStatus": ["incomplete","incomplete_expired","trialing","active","past_due","canceled","unpaid"],

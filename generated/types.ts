@@ -12692,10 +12692,10 @@ export interface components {
          */
         SubscriptionProrationBehavior: "invoice" | "prorate" | "next_period" | "reset";
         /**
-         * @description The proration behaviours an organization may choose as its default (`reset` is chosen per change only).
+         * @description The proration behaviours an organization may choose as its default: those every client reads in an organization (0.34.17's enum is closed to the others). `next_period` and `reset` are chosen per change.
          * @enum {string}
          */
-        PublicSubscriptionProrationBehavior: "invoice" | "prorate" | "next_period";
+        PublicSubscriptionProrationBehavior: "invoice" | "prorate";
         SubscriptionUpdateClear: {
             /** @description Clear the pending subscription update. Set to null to remove scheduled changes. */
             pending_update: null;

@@ -11423,9 +11423,9 @@ export type SubscriptionProductUpdatedMetadata = {
 export type SubscriptionProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset';
 
 /**
- * The proration behaviours an organization may choose as its default (`reset` is chosen per change only).
+ * The proration behaviours an organization may choose as its default: those every client reads in an organization (0.34.17's enum is closed to the others). `next_period` and `reset` are chosen per change.
  */
-export type PublicSubscriptionProrationBehavior = 'invoice' | 'prorate' | 'next_period';
+export type PublicSubscriptionProrationBehavior = 'invoice' | 'prorate';
 
 export type SubscriptionUpdateClear = {
     /**
