@@ -4,6 +4,7 @@
 // token), and its refusals take RFC 6749's shape.
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
+import { OAUTH_SCOPES } from "../auth/oauth.js";
 import { clearClientLinks } from "../auth/repository.js";
 import { retryAfterOf } from "../auth/routes.js";
 import { TooManyRequests } from "../kit/errors.js";
@@ -80,8 +81,36 @@ function checked(metadata: Metadata): Metadata {
   return withLoopbackType(Object.fromEntries(Object.entries(metadata).filter(([k, v]) => !NOT_STORED.includes(k) && v !== null)));
 }
 
+/** Polar's defaults for what a client's metadata leaves out; a PUT leaving them out resets them. */
+const DEFAULT_GRANT_TYPES = ["authorization_code", "refresh_token"];
+const DEFAULTS: Metadata = { scope: OAUTH_SCOPES.join(" "), grant_types: DEFAULT_GRANT_TYPES, response_types: ["code"] };
+
+/**
+ * The scopes stored for the scopes a client asks for: a client allowed the refresh_token grant
+ * also gets offline_access, since Polar gives such a client refresh tokens whatever its scope.
+ */
+function storedScope(scope: string, grantTypes: unknown): string {
+  const scopes = scope.split(" ").filter(Boolean);
+  const refreshes = (Array.isArray(grantTypes) ? grantTypes : DEFAULT_GRANT_TYPES).includes("refresh_token");
+  return (refreshes && !scopes.includes("offline_access") ? [...scopes, "offline_access"] : scopes).join(" ");
+}
+
+/**
+ * Registers a client with the scopes it asks for. better-auth's dynamic registration stores every
+ * allowed scope whatever is asked, so the asked ones are then set by its update (the client is
+ * removed again if that fails, so no client keeps more scopes than it asked for).
+ */
 export async function createClient(p: Provider, metadata: Metadata): Promise<Registration> {
-  return answered(await call(p, "/oauth2/register", "POST", checked(metadata))) as Registration;
+  const created = answered(await call(p, "/oauth2/register", "POST", checked(metadata))) as Registration;
+  if (typeof metadata.scope !== "string" || metadata.scope.trim() === "") return created;
+  const scope = storedScope(metadata.scope, metadata.grant_types);
+  try {
+    answered(await call(p, "/oauth2/update-client", "POST", { client_id: created.client_id, update: { scope } }));
+  } catch (err) {
+    await call(p, "/oauth2/delete-client", "POST", { client_id: created.client_id });
+    throw err;
+  }
+  return Object.assign({}, created, { scope });
 }
 
 export async function getClient(p: Provider, clientId: string): Promise<Registration> {
@@ -89,15 +118,18 @@ export async function getClient(p: Provider, clientId: string): Promise<Registra
 }
 
 /**
- * A PUT replaces the client's metadata: a link it leaves out or sends as null is emptied.
- * better-auth's update-client keeps what it is not sent, so once it has accepted the change (the
- * caller owns the client) the emptied links are cleared on the owner's row.
+ * A PUT replaces the client's metadata: scope, grant and response types it leaves out take
+ * Polar's defaults, and a link it leaves out or sends as null is emptied. better-auth's
+ * update-client keeps what it is not sent, so once it has accepted the change (the caller owns
+ * the client) the emptied links are cleared on the owner's row.
  */
 export async function updateClient(p: Provider, db: Knex, clientId: string, metadata: Metadata): Promise<Registration> {
   if (typeof metadata.client_id === "string" && metadata.client_id !== clientId) {
     throw new OAuth2Failure(400, "invalid_client_metadata", "The body's client_id is not the path's.");
   }
-  const update = Object.fromEntries(Object.entries(checked(metadata)).filter(([k]) => UPDATABLE.includes(k)));
+  const given = Object.fromEntries(Object.entries(checked(metadata)).filter(([k]) => UPDATABLE.includes(k)));
+  const update = Object.assign({}, DEFAULTS, given);
+  update.scope = storedScope(String(update.scope), update.grant_types);
   const updated = answered(await call(p, "/oauth2/update-client", "POST", { client_id: clientId, update })) as Registration;
   const emptied = CLIENT_LINKS.filter((link) => metadata[link] === undefined || metadata[link] === null);
   const owner = { reference_id: ownerId(updated.reference_id), user_id: ownerId(updated.user_id) };

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { HTTPClient } from "polar-sdk-049/lib/http.js";
 import { SDKError } from "polar-sdk-049/models/errors/sdkerror.js";
+import { OAUTH_SCOPES } from "../../server/auth/oauth.js";
 import { ownerWithOrganization, rejects, useTestApi, type Browser } from "../harness/index.js";
 import { REDIRECT } from "./flow.js";
 
@@ -92,6 +93,61 @@ describe("oauth2 clients", () => {
       tos: "https://acme.example/terms",
       policy: null,
     });
+  });
+
+  it("stores the scopes a client asks for, and a PUT leaving scope out gives Polar's default", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const polar = sdkAs(owner.browser);
+    const scopesOf = async (clientId: string) =>
+      ((await api.knex("oauth_clients").where({ client_id: clientId }).first("scopes")) as { scopes: string[] }).scopes;
+    const created = (await polar.oauth2.clients.create({
+      clientName: "Narrow",
+      redirectUris: [REDIRECT],
+      scope: "openid products:read",
+    })) as { client_id: string; scope: string };
+    // The refresh_token grant (Polar's default) brings offline_access: Polar gives such clients refresh tokens.
+    expect(created.scope).toBe("openid products:read offline_access");
+    expect(((await polar.oauth2.clients.get({ clientId: created.client_id })) as { scope: string }).scope).toBe(
+      "openid products:read offline_access",
+    );
+    expect((await scopesOf(created.client_id)).sort()).toEqual(["offline_access", "openid", "products:read"]);
+
+    // Only the authorization_code grant: no offline_access.
+    const noRefresh = (await polar.oauth2.clients.create({
+      clientName: "Codes only",
+      redirectUris: [REDIRECT],
+      grantTypes: ["authorization_code"],
+      scope: "openid",
+    })) as { client_id: string };
+    expect(await scopesOf(noRefresh.client_id)).toEqual(["openid"]);
+
+    // A scope no client may ask for is refused, and no client is left behind.
+    const before = await api.knex("oauth_clients").count({ n: "*" }).first();
+    const refused = await rejects(
+      polar.oauth2.clients.create({ clientName: "Greedy", redirectUris: [REDIRECT], scope: "openid organization_access_tokens:write" }),
+      SDKError,
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: "invalid_scope" });
+    expect(await api.knex("oauth_clients").count({ n: "*" }).first()).toEqual(before);
+
+    // A PUT without scope or grant types takes Polar's defaults: every scope a client may ask for, both
+    // grants (sent raw: 0.49.0 fills in its own default scope list).
+    const put = await owner.browser.fetch(`${api.url}/v1/oauth2/register/${created.client_id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_id: created.client_id, client_name: "Narrow", redirect_uris: [REDIRECT] }),
+    });
+    expect(put.status).toBe(200);
+    const reset = (await put.json()) as { scope: string; grant_types: string[] };
+    expect(reset.scope.split(" ").sort()).toEqual([...OAUTH_SCOPES].sort());
+    expect(reset.grant_types).toEqual(["authorization_code", "refresh_token"]);
+    expect((await scopesOf(created.client_id)).sort()).toEqual([...OAUTH_SCOPES].sort());
+    const narrowed = (await polar.oauth2.clients.update({
+      clientId: created.client_id,
+      oAuth2ClientConfigurationUpdate: { clientId: created.client_id, clientName: "Narrow", redirectUris: [REDIRECT], scope: "openid" },
+    })) as { scope: string };
+    expect(narrowed.scope).toBe("openid offline_access");
   });
 
   it("refuses the anonymous, bad metadata and a client_id that is not the path's", async () => {
