@@ -8506,7 +8506,7 @@ export interface components {
         };
         /** @enum {string} */
         CustomerSubscriptionSortProperty: "started_at" | "-started_at" | "amount" | "-amount" | "status" | "-status" | "organization" | "-organization" | "product" | "-product";
-        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["CustomerSubscriptionUpdateSeats"] | components["schemas"]["CustomerSubscriptionCancel"] | components["schemas"]["CustomerSubscriptionUpdateClear"];
+        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["CustomerSubscriptionUpdateSeats"] | components["schemas"]["CustomerSubscriptionCancel"] | components["schemas"]["CustomerSubscriptionPause"] | components["schemas"]["CustomerSubscriptionResume"] | components["schemas"]["CustomerSubscriptionUpdateClear"];
         CustomerSubscriptionUpdateProduct: {
             /** @description Update subscription to another product. */
             product_id: string;
@@ -11542,7 +11542,7 @@ export interface components {
             role?: string | null;
         };
         PortalSubscriptionForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
-        PortalSubscriptionUpdateForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"] | components["schemas"]["UpdateSubscriptionSeatsNotAllowed"];
+        PortalSubscriptionUpdateForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"] | components["schemas"]["UpdateSubscriptionSeatsNotAllowed"] | components["schemas"]["UpdateSubscriptionPlanNotAllowed"] | components["schemas"]["PauseResumeNotAllowed"];
         /** @description The organization does not let customers change their seats (`customer_portal_settings.subscription.update_seats` off). */
         UpdateSubscriptionSeatsNotAllowed: {
             /**
@@ -11551,6 +11551,46 @@ export interface components {
              */
             error: "UpdateSubscriptionSeatsNotAllowed";
             detail: string;
+        };
+        /** @description The organization does not let customers change their plan (`customer_portal_settings.subscription.update_plan` off). */
+        UpdateSubscriptionPlanNotAllowed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            error: "UpdateSubscriptionPlanNotAllowed";
+            detail: string;
+        };
+        /** @description The organization does not let customers pause or resume a subscription (`customer_portal_settings.subscription.pause`, always off here). */
+        PauseResumeNotAllowed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            error: "PauseResumeNotAllowed";
+            detail: string;
+        };
+        PortalSubscriptionPreviewForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"] | components["schemas"]["UpdateSubscriptionPlanNotAllowed"];
+        /** @description Pause at period end, or cancel a scheduled pause. Pausing is not available here; the portal answers 403 PauseResumeNotAllowed. */
+        CustomerSubscriptionPause: {
+            /** @description Pause an active subscription at the end of the current period.
+             *
+             *     Or cancel a scheduled pause on a subscription set to be paused at
+             *     period end. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description Date at which the paused subscription should automatically resume. If not set, it stays paused until resumed. Must be after the current period end.
+             */
+            resumes_at?: string | null;
+        };
+        /** @description Resume a paused subscription. Pausing is not available here; the portal answers 403 PauseResumeNotAllowed. */
+        CustomerSubscriptionResume: {
+            /**
+             * @description Resume a paused subscription immediately, starting a new billing period and charging the customer.
+             * @constant
+             */
+            resume: true;
         };
         PaymentAlreadyInProgress: {
             /** @constant */
@@ -12777,6 +12817,40 @@ export interface components {
         SubscriptionRevokedMetadata: {
             subscription_id: string;
         };
+        /** @description An event created by Polar when a pending subscription update is cleared without being applied. */
+        SubscriptionUpdateClearedEvent: {
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The timestamp of the event.
+             */
+            timestamp: string;
+            /** @description The ID of the organization owning the event. */
+            organization_id: string;
+            /** @description ID of the customer in your Polar organization associated with the event. */
+            customer_id: string | null;
+            /** @description The customer associated with the event. */
+            customer: components["schemas"]["Customer"] | null;
+            /** @description ID of the customer in your system associated with the event. */
+            external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
+            /**
+             * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
+             * @constant
+             */
+            source: "system";
+            /**
+             * @description The name of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            name: "subscription.update_cleared";
+            metadata: components["schemas"]["SubscriptionUpdateClearedMetadata"];
+        };
+        SubscriptionUpdateClearedMetadata: {
+            subscription_id: string;
+        };
         /** @description A seat count the subscription can't take: not on a seat-based price, outside the price's seats, or below the seats in use. */
         SubscriptionSeatError: {
             /** @enum {string} */
@@ -12847,7 +12921,7 @@ export interface components {
         };
         /** @enum {string} */
         SwitchingFrom: "paddle" | "lemon_squeezy" | "gumroad" | "stripe" | "other";
-        SystemEvent: components["schemas"]["BenefitCycledEvent"] | components["schemas"]["BenefitGrantedEvent"] | components["schemas"]["BenefitRevokedEvent"] | components["schemas"]["BenefitUpdatedEvent"] | components["schemas"]["MeterCreditEvent"] | components["schemas"]["MeterResetEvent"] | components["schemas"]["SubscriptionCycledEvent"] | components["schemas"]["SubscriptionProductUpdatedEvent"] | components["schemas"]["SubscriptionRevokedEvent"] | components["schemas"]["SubscriptionSeatsUpdatedEvent"];
+        SystemEvent: components["schemas"]["BenefitCycledEvent"] | components["schemas"]["BenefitGrantedEvent"] | components["schemas"]["BenefitRevokedEvent"] | components["schemas"]["BenefitUpdatedEvent"] | components["schemas"]["MeterCreditEvent"] | components["schemas"]["MeterResetEvent"] | components["schemas"]["SubscriptionCycledEvent"] | components["schemas"]["SubscriptionProductUpdatedEvent"] | components["schemas"]["SubscriptionRevokedEvent"] | components["schemas"]["SubscriptionSeatsUpdatedEvent"] | components["schemas"]["SubscriptionUpdateClearedEvent"];
         TooManyRequests: {
             /** @constant */
             error: "TooManyRequests";
@@ -19438,13 +19512,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription or NotPermitted */
+            /** @description Forbidden: AlreadyCanceledSubscription, NotPermitted, or UpdateSubscriptionPlanNotAllowed (the organization does not let customers change their plan) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalSubscriptionForbidden"];
+                    "application/json": components["schemas"]["PortalSubscriptionPreviewForbidden"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -19707,7 +19781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription, NotPermitted, or UpdateSubscriptionSeatsNotAllowed (the organization does not let customers change their seats) */
+            /** @description Forbidden: AlreadyCanceledSubscription, NotPermitted, UpdateSubscriptionSeatsNotAllowed (the organization does not let customers change their seats), UpdateSubscriptionPlanNotAllowed (nor their plan), or PauseResumeNotAllowed (a pause or resume: not available here) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -5987,7 +5987,7 @@ export type CustomerSubscriptionProduct = {
 
 export type CustomerSubscriptionSortProperty = 'started_at' | '-started_at' | 'amount' | '-amount' | 'status' | '-status' | 'organization' | '-organization' | 'product' | '-product';
 
-export type CustomerSubscriptionUpdate = CustomerSubscriptionUpdateProduct | CustomerSubscriptionUpdateSeats | CustomerSubscriptionCancel | CustomerSubscriptionUpdateClear;
+export type CustomerSubscriptionUpdate = CustomerSubscriptionUpdateProduct | CustomerSubscriptionUpdateSeats | CustomerSubscriptionCancel | CustomerSubscriptionPause | CustomerSubscriptionResume | CustomerSubscriptionUpdateClear;
 
 export type CustomerSubscriptionUpdateProduct = {
     /**
@@ -9926,7 +9926,11 @@ export type PortalSubscriptionUpdateForbidden = ({
     error: 'NotPermitted';
 } & NotPermitted) | ({
     error: 'UpdateSubscriptionSeatsNotAllowed';
-} & UpdateSubscriptionSeatsNotAllowed);
+} & UpdateSubscriptionSeatsNotAllowed) | ({
+    error: 'UpdateSubscriptionPlanNotAllowed';
+} & UpdateSubscriptionPlanNotAllowed) | ({
+    error: 'PauseResumeNotAllowed';
+} & PauseResumeNotAllowed);
 
 /**
  * The organization does not let customers change their seats (`customer_portal_settings.subscription.update_seats` off).
@@ -9934,6 +9938,57 @@ export type PortalSubscriptionUpdateForbidden = ({
 export type UpdateSubscriptionSeatsNotAllowed = {
     error: 'UpdateSubscriptionSeatsNotAllowed';
     detail: string;
+};
+
+/**
+ * The organization does not let customers change their plan (`customer_portal_settings.subscription.update_plan` off).
+ */
+export type UpdateSubscriptionPlanNotAllowed = {
+    error: 'UpdateSubscriptionPlanNotAllowed';
+    detail: string;
+};
+
+/**
+ * The organization does not let customers pause or resume a subscription (`customer_portal_settings.subscription.pause`, always off here).
+ */
+export type PauseResumeNotAllowed = {
+    error: 'PauseResumeNotAllowed';
+    detail: string;
+};
+
+export type PortalSubscriptionPreviewForbidden = ({
+    error: 'AlreadyCanceledSubscription';
+} & AlreadyCanceledSubscription) | ({
+    error: 'NotPermitted';
+} & NotPermitted) | ({
+    error: 'UpdateSubscriptionPlanNotAllowed';
+} & UpdateSubscriptionPlanNotAllowed);
+
+/**
+ * Pause at period end, or cancel a scheduled pause. Pausing is not available here; the portal answers 403 PauseResumeNotAllowed.
+ */
+export type CustomerSubscriptionPause = {
+    /**
+     * Pause an active subscription at the end of the current period.
+     *
+     * Or cancel a scheduled pause on a subscription set to be paused at
+     * period end.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * Date at which the paused subscription should automatically resume. If not set, it stays paused until resumed. Must be after the current period end.
+     */
+    resumes_at?: string | null;
+};
+
+/**
+ * Resume a paused subscription. Pausing is not available here; the portal answers 403 PauseResumeNotAllowed.
+ */
+export type CustomerSubscriptionResume = {
+    /**
+     * Resume a paused subscription immediately, starting a new billing period and charging the customer.
+     */
+    resume: true;
 };
 
 export type PaymentAlreadyInProgress = {
@@ -11532,6 +11587,53 @@ export type SubscriptionRevokedMetadata = {
 };
 
 /**
+ * An event created by Polar when a pending subscription update is cleared without being applied.
+ */
+export type SubscriptionUpdateClearedEvent = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The timestamp of the event.
+     */
+    timestamp: string;
+    /**
+     * The ID of the organization owning the event.
+     */
+    organization_id: string;
+    /**
+     * ID of the customer in your Polar organization associated with the event.
+     */
+    customer_id: string | null;
+    /**
+     * The customer associated with the event.
+     */
+    customer: Customer | null;
+    /**
+     * ID of the customer in your system associated with the event.
+     */
+    external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
+     * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
+     */
+    source: 'system';
+    /**
+     * The name of the event.
+     */
+    name: 'subscription.update_cleared';
+    metadata: SubscriptionUpdateClearedMetadata;
+};
+
+export type SubscriptionUpdateClearedMetadata = {
+    subscription_id: string;
+};
+
+/**
  * A seat count the subscription can't take: not on a seat-based price, outside the price's seats, or below the seats in use.
  */
 export type SubscriptionSeatError = {
@@ -11653,7 +11755,9 @@ export type SystemEvent = ({
     name: 'subscription.revoked';
 } & SubscriptionRevokedEvent) | ({
     name: 'subscription.seats_updated';
-} & SubscriptionSeatsUpdatedEvent);
+} & SubscriptionSeatsUpdatedEvent) | ({
+    name: 'subscription.update_cleared';
+} & SubscriptionUpdateClearedEvent);
 
 export type TooManyRequests = {
     error: 'TooManyRequests';
@@ -17156,9 +17260,9 @@ export type CustomerPortalSubscriptionsPreviewUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription or NotPermitted
+     * Forbidden: AlreadyCanceledSubscription, NotPermitted, or UpdateSubscriptionPlanNotAllowed (the organization does not let customers change their plan)
      */
-    403: PortalSubscriptionForbidden;
+    403: PortalSubscriptionPreviewForbidden;
     /**
      * Not Found: ResourceNotFound
      */
@@ -17338,7 +17442,7 @@ export type CustomerPortalSubscriptionsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription, NotPermitted, or UpdateSubscriptionSeatsNotAllowed (the organization does not let customers change their seats)
+     * Forbidden: AlreadyCanceledSubscription, NotPermitted, UpdateSubscriptionSeatsNotAllowed (the organization does not let customers change their seats), UpdateSubscriptionPlanNotAllowed (nor their plan), or PauseResumeNotAllowed (a pause or resume: not available here)
      */
     403: PortalSubscriptionUpdateForbidden;
     /**

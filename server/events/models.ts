@@ -1,4 +1,4 @@
-// The Event wire shapes: a UserEvent (ingested), or one of the ten SystemEvents the platform writes,
+// The Event wire shapes: a UserEvent (ingested), or one of the eleven SystemEvents the platform writes,
 // each with the metadata the contract gives its name; EventName statistics, and event types.
 import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
@@ -29,6 +29,7 @@ export const SYSTEM_LABELS: Record<string, string> = {
   "subscription.revoked": "Subscription revoked",
   "subscription.product_updated": "Subscription product updated",
   "subscription.seats_updated": "Subscription seats updated",
+  "subscription.update_cleared": "Subscription update cleared",
 };
 
 /** The label of an event's type: a system event's in words; a user event's is its type's (its name until renamed). */
@@ -102,6 +103,8 @@ function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "met
           proration_behavior: text(m.proration_behavior),
         },
       });
+    case "subscription.update_cleared":
+      return Object.assign(s, { name: "subscription.update_cleared" as const, metadata: { subscription_id: text(m.subscription_id) } });
     default:
       throw new Error(`Unknown system event name ${row.name}`);
   }

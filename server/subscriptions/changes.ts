@@ -22,7 +22,7 @@ import { isEnded, resetPeriod, schedulePending, settleProration, type ProrationB
 import { changeSeats } from "./seats-change.js";
 import { applyProduct, cadenceFromPeriodEnd, planProductChange } from "./product-change.js";
 import { clockNow } from "../test-clocks/repository.js";
-import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
+import { AlreadyCanceledSubscription, PauseResumeNotAllowed, SubscriptionLocked } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import {
   findReadable,
@@ -46,6 +46,8 @@ export type SubscriptionChange =
   | { kind: "clear" }
   /** A trialing subscription's trial moved to end at `trialEnd` ("now": at once). */
   | { kind: "trial"; trialEnd: string }
+  /** A portal pause or resume: never allowed here (PauseResumeNotAllowed), as Polar where the organization has pausing off. */
+  | { kind: "pause" }
   /** A portal cancel body without cancel_at_period_end: nothing to change. */
   | { kind: "none" };
 
@@ -83,11 +85,22 @@ export function merchantChange(body: Record<string, unknown>): SubscriptionChang
   throw invalid(["body"], "Give product_id, discount_id, trial_end, cancel_at_period_end or revoke.", "missing");
 }
 
-/** The portal's PATCH body: a product or seat count change, or cancel / uncancel at period end. */
+/** The portal's PATCH body: a product or seat count change, clearing what waits, pause / resume, or cancel / uncancel at period end. */
 export function customerChange(body: Record<string, unknown>): SubscriptionChange {
   if (typeof body.seats === "number") return { kind: "seats", seats: Number(body.seats), prorationBehavior: null };
   if ("product_id" in body) return { kind: "product", productId: String(body.product_id), prorationBehavior: null };
   if ("pending_update" in body) return { kind: "clear" };
+  if ("resume" in body) {
+    if (body.resume !== true) throw invalid(["body", "resume"], "Input should be True", "literal_error", body.resume);
+    return { kind: "pause" };
+  }
+  if ("pause_at_period_end" in body) {
+    // Polar's body checks come first: a resume date must be in the future.
+    const at = typeof body.resumes_at === "string" ? new Date(body.resumes_at) : null;
+    if (at && !(at.getTime() > Date.now()))
+      throw invalid(["body", "resumes_at"], "Input should be in the future", "datetime_future", body.resumes_at);
+    return { kind: "pause" };
+  }
   if (body.cancel_at_period_end === undefined || body.cancel_at_period_end === null) return { kind: "none" };
   return {
     kind: "cancel",
@@ -133,8 +146,10 @@ export async function changeSubscription(
         updated = await changeTrialEnd(trx, row, change.trialEnd, now);
         break;
       case "clear":
-        updated = await clearPending(trx, row);
+        updated = await clearPending(trx, row, now);
         break;
+      case "pause":
+        throw new PauseResumeNotAllowed();
       case "none":
         return row;
     }
@@ -147,13 +162,18 @@ async function save(trx: Knex.Transaction, row: SubscriptionRow, patch: RowPatch
   return updateSubscription(trx, row.id, Object.assign({}, patch, { modified_at: new Date() }));
 }
 
-/** Drops the change waiting for the next period; a 422 when none waits, as Polar answers. */
-async function clearPending(trx: Knex.Transaction, row: SubscriptionRow): Promise<SubscriptionRow> {
-  if (isEnded(row)) throw new AlreadyCanceledSubscription();
+/**
+ * Drops the change waiting for the next period, with the subscription.update_cleared system
+ * event; a 422 when none waits. As Polar, whatever the status: a canceled subscription keeps
+ * what waited (its end does not apply it), and it can still be cleared.
+ */
+async function clearPending(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<SubscriptionRow> {
   if (!row.pending_update)
     throw invalid(["body", "pending_update"], "This subscription has no pending update to clear.", "value_error", null);
   const updated = await save(trx, row, { pending_update: null });
   await emitSubscription(trx, updated, ["subscription.updated"]);
+  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+  await recordSubscriptionEvent(trx, updated, customer, "subscription.update_cleared", { subscription_id: row.id }, now);
   return updated;
 }
 

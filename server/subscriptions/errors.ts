@@ -21,6 +21,20 @@ export class UpdateSubscriptionSeatsNotAllowed extends ApiError {
   }
 }
 
+/** The organization does not let customers change their plan in the portal. */
+export class UpdateSubscriptionPlanNotAllowed extends ApiError {
+  constructor() {
+    super(403, "UpdateSubscriptionPlanNotAllowed", "Updating subscription plan is not allowed.");
+  }
+}
+
+/** A portal pause or resume: no organization here lets customers pause (`customer_portal_settings.subscription.pause` is always off). */
+export class PauseResumeNotAllowed extends ApiError {
+  constructor() {
+    super(403, "PauseResumeNotAllowed", "Pausing or resuming a subscription is not allowed.");
+  }
+}
+
 /** A seat count change on a subscription with no seat-based price. */
 export class NotASeatBasedSubscription extends ApiError {
   constructor() {

@@ -1,6 +1,6 @@
 // What a subscription change tells the world, inside the change's transaction: webhook events in
 // the outbox (data: the Subscription exactly as the API returns it), and system events in the
-// events store (subscription.cycled / revoked / product_updated / seats_updated).
+// events store (subscription.cycled / revoked / product_updated / seats_updated / update_cleared).
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
 import { readCustomerState } from "./customer-state.js";
@@ -45,7 +45,12 @@ export async function recordSubscriptionEvent(
   trx: Knex.Transaction,
   row: SubscriptionRow,
   customer: Pick<CustomerRow, "id" | "external_id">,
-  name: "subscription.cycled" | "subscription.revoked" | "subscription.product_updated" | "subscription.seats_updated",
+  name:
+    | "subscription.cycled"
+    | "subscription.revoked"
+    | "subscription.product_updated"
+    | "subscription.seats_updated"
+    | "subscription.update_cleared",
   metadata: Record<string, string | number>,
   at: Date,
 ): Promise<void> {

@@ -13,7 +13,7 @@ import { findOrganization, type OrganizationRow } from "../organizations/reposit
 import { isFreePrice } from "../products/models.js";
 import { findProduct, findProductOf, unarchivedPrices, type PriceRow, type ProductRow } from "../products/repository.js";
 import { seatsAmount } from "../products/seat-tiers.js";
-import { AlreadyCanceledSubscription } from "./errors.js";
+import { AlreadyCanceledSubscription, UpdateSubscriptionPlanNotAllowed } from "./errors.js";
 import { addIntervals } from "./periods.js";
 import { isEnded, prorationBehavior, resetPeriod, type ProrationBehavior } from "./proration.js";
 import {
@@ -65,13 +65,11 @@ export async function planProductChange(
   by: "merchant" | "customer",
   loc: (string | number)[] = ["body", "product_id"],
 ): Promise<ProductChangePlan> {
-  if (isEnded(row)) throw new AlreadyCanceledSubscription();
   const org = (await findOrganization(trx, row.organization_id)) as OrganizationRow;
+  // As Polar, before any other check.
+  if (by === "customer" && !org.subscription_settings?.allow_customer_updates) throw new UpdateSubscriptionPlanNotAllowed();
+  if (isEnded(row)) throw new AlreadyCanceledSubscription();
   const behavior = prorationBehavior(org, change.prorationBehavior);
-  // A 422 and not a 403: the portal call's only 403 body is AlreadyCanceledSubscription.
-  if (by === "customer" && !org.subscription_settings?.allow_customer_updates) {
-    throw invalid(loc, "This organization does not let customers change their plan.", "value_error", change.productId);
-  }
   const product = isUuid(change.productId) ? await findProductOf(trx, row.organization_id, change.productId) : undefined;
   if (!product) throw invalid(loc, "Product not found.", "value_error", change.productId);
   if (product.id === row.product_id) throw invalid(loc, "The subscription is already on this product.", "value_error", change.productId);

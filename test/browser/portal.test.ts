@@ -157,6 +157,20 @@ describe("customer portal", { timeout: 180_000 }, () => {
     await see(page, "Unused time on Aurora Basic");
     await expectText(page, "new-amount", "$30 / month");
     await stack.check(page, "portal-subscription-change");
+    // Refused since the page was read (the organization turned plan changes off): Polar's 403 detail, by the field.
+    const allowUpdates = (on: boolean) =>
+      stack
+        .knex("organizations")
+        .where({ id: shop.org.id })
+        .update({
+          subscription_settings: stack.knex.raw("subscription_settings || ?::jsonb", [JSON.stringify({ allow_customer_updates: on })]),
+        });
+    await allowUpdates(false);
+    stack.allow(page, { status: 403, url: "/v1/customer-portal/subscriptions/" });
+    await page.getByRole("button", { name: "Confirm plan change" }).click();
+    await expect.poll(() => page.getByLabel("Change plan").getAttribute("aria-invalid")).toBe("true");
+    await see(page, "Updating subscription plan is not allowed.");
+    await allowUpdates(true);
     await page.getByRole("button", { name: "Confirm plan change" }).click();
     await page.getByRole("heading", { name: "Aurora Pro" }).waitFor();
     await expectText(page, "subscription-amount", "$30 / month");

@@ -64,6 +64,7 @@ function ChangePlan({ sub, onChanged }: { sub: CustomerSubscription; onChanged: 
   };
   const confirm = async () => {
     setBusy(true);
+    setError(undefined);
     try {
       onChanged(await call(customerPortalSubscriptionsUpdate({ client, path: { id: sub.id }, body: { product_id: productId } })));
       setProductId("");
