@@ -25,11 +25,11 @@ describe("customer portal sign-in of members by email code", () => {
   };
   const request = (organizationId: string, email: string, customerId?: string) =>
     post("request", Object.assign({ email, organization_id: organizationId }, customerId ? { customer_id: customerId } : {}));
-  /** Asks for a code for `email`, reads it from Mailpit and exchanges it for a session token. */
-  const signIn = async (organizationId: string, email: string, customerId?: string) => {
+  /** Asks for a code for `email`, reads it from Mailpit (in `mailedTo`'s inbox) and exchanges it for a session token. */
+  const signIn = async (organizationId: string, email: string, customerId?: string, mailedTo = email) => {
     const before = new Date(Date.now() - 1000);
     expect(await request(organizationId, email, customerId)).toEqual({ status: 202, body: null });
-    const mail = await latestMail(email, { subject: /sign-in code/, after: before });
+    const mail = await latestMail(mailedTo, { subject: /sign-in code/, after: before });
     const code = /sign-in code: ([A-Z0-9]{6})$/.exec(mail.subject)![1];
     const answer = await post("authenticate", { code });
     expect(answer.status).toBe(200);
@@ -99,6 +99,25 @@ describe("customer portal sign-in of members by email code", () => {
         .where({ organization_id: org.id, type: "member.created" })
         .whereRaw("payload->'data'->>'id' = ?", [owner.id]),
     ).toHaveLength(1);
+  });
+
+  it("sends the code to the customer's owner when the owner has another email, as Polar's", async () => {
+    const email = unique("billing");
+    const team = await createCustomer(api.knex, org.id, { type: "team", email, name: "Team Billing" });
+    const ownerEmail = unique("boss");
+    const owner = await addMember(team.id, ownerEmail, { name: "Boss", role: "owner" });
+    const asked = new Date(Date.now() - 1000);
+    const token = await signIn(org.id, email, undefined, ownerEmail);
+    expect(await user(token)).toEqual({
+      type: "member",
+      name: "Boss",
+      email: ownerEmail,
+      customerId: team.id,
+      memberId: owner.id,
+      role: "owner",
+    });
+    expect((await mailsTo(email)).filter((m) => new Date(m.Created) >= asked)).toHaveLength(0);
+    expect(await api.knex("customer_members").where({ customer_id: team.id })).toHaveLength(1);
   });
 
   it("asks which customer when the email is a member of several, then signs in to the one chosen", async () => {
