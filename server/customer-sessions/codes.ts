@@ -97,7 +97,7 @@ export async function requestCode(
   const org = isUuid(input.organization_id) ? await findOrganization(db, input.organization_id) : undefined;
   if (!org) throw invalid(["body", "organization_id"], "Organization not found.", "value_error", input.organization_id);
   const since = new Date(Date.now() - settings.windowMs);
-  await db.transaction(async (trx) => {
+  const selection = await db.transaction(async (trx): Promise<CustomerSelectionRequired | null> => {
     // One request at a time per address: the count below holds.
     await lockCodeRequests(trx, org.id, email);
     refuseWhileLimited(
@@ -114,7 +114,8 @@ export async function requestCode(
     await deleteCodesExpiredBefore(trx, new Date(Date.now() - 24 * 3600_000));
     // The code's email is who it goes to and signs in: the member's, or the customer's.
     const memberModel = await memberModelEnabled(trx, org.id);
-    const member = memberModel ? await signInMember(trx, org.id, email, input.customer_id ?? null) : undefined;
+    const found = memberModel ? await signInMember(trx, org.id, email, input.customer_id ?? null).catch(selectionRequired) : undefined;
+    const member = found instanceof CustomerSelectionRequired ? undefined : found;
     const customer = memberModel ? member && { id: member.customer_id, email: member.email } : await findLiveByEmail(trx, org.id, email);
     const row = {
       organization_id: org.id,
@@ -123,9 +124,10 @@ export async function requestCode(
       client_ip: clientIp,
       expires_at: new Date(Date.now() + settings.ttlMs),
     };
+    // No code, but the request counts against the limits (a 409 too: asking it names customers).
     if (!customer) {
       await insertCode(trx, Object.assign({}, row, { code_hash: null }));
-      return;
+      return found instanceof CustomerSelectionRequired ? found : null;
     }
     // Codes are unique while they are kept: a draw equal to a kept one is drawn again.
     let code = newCode();
@@ -146,8 +148,16 @@ export async function requestCode(
       ].join("\n"),
       html: `<p>Your code to sign in to ${escapeHtml(org.name)}'s customer portal is:</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${code}</p><p>It works once, for ${CODE_TTL_MINUTES} minutes. Enter it at <a href="${portal}">${escapeHtml(portal)}</a>.</p><p>If you did not ask for it, ignore this email.</p>`,
     });
+    return null;
   });
+  if (selection) throw selection;
   return null;
+}
+
+/** The 409 asking which customer, answered (not thrown) so that the request still counts. */
+function selectionRequired(err: unknown): CustomerSelectionRequired {
+  if (err instanceof CustomerSelectionRequired) return err;
+  throw err;
 }
 
 /** Sends the email (`what` it is, for the 503); a server with nowhere to send email answers 503 MailNotConfigured. */

@@ -145,6 +145,8 @@ describe("customer portal sign-in of members by email code", () => {
     expect((bad.body as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(["body", "customer_id"]);
     await sleep(300);
     expect((await mailsTo(email)).filter((m) => new Date(m.Created) >= asked)).toHaveLength(0);
+    // Both count against the email's limit, the 409 too (it names customers).
+    expect(await api.knex("customer_session_codes").where({ organization_id: org.id, email }).pluck("code_hash")).toEqual([null, null]);
 
     const token = await signIn(org.id, email, second.id);
     expect(await user(token)).toEqual({ type: "member", name: "Sam", email, customerId: second.id, memberId: chosen.id, role: "member" });
