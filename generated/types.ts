@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Request Customer Session Code
-         * @description Sends a one-time sign-in code to the email of the organization's customer (when there is one; the answer is the same either way). Codes expire, work once, and are rate limited per email and per client.
+         * @description Sends a one-time sign-in code to the email of the organization's customer (when there is one; the answer is the same either way), or, where the Member model is on, of its member (409 when several customers have a member with it and no `customer_id` says which). Codes expire, work once, and are rate limited per email and per client.
          */
         post: operations["customer_portal:customer_session:request"];
         delete?: never;
@@ -8087,6 +8087,11 @@ export interface components {
             /** Format: email */
             email: string;
             organization_id: string;
+            /**
+             * Format: uuid
+             * @description Which customer to sign in to when the email is a member of several (the `customers` of a 409 CustomerSelectionRequired).
+             */
+            customer_id?: string | null;
         };
         /** @description What changing a subscription to another product would cost, computed by the server as the change itself would (nothing is changed). */
         CustomerSubscriptionChangePreview: {
@@ -11533,7 +11538,7 @@ export interface components {
         };
         /** @description Who a portal session is signed in as. */
         PortalAuthenticatedUser: {
-            /** @description `customer` (team members sign in as `member`, once team customers have members). */
+            /** @description `customer`, or `member` for a member's session (then `member_id` and `role` are set). */
             type: string;
             name: string | null;
             email: string;
@@ -14318,6 +14323,20 @@ export interface components {
          * @enum {string}
          */
         TaxabilityReason: "standard_rated" | "reverse_charge" | "not_collecting" | "not_subject_to_tax" | "not_supported" | "product_exempt" | "customer_exempt";
+        /** @description A customer to choose from when an email is a member of several. */
+        CustomerSelectionOption: {
+            /** Format: uuid */
+            id: string;
+            /** @description The customer's name, if available. */
+            name: string | null;
+        };
+        /** @description The email is a member of several customers; the request is sent again with one's `customer_id`. */
+        CustomerSelectionRequiredResponse: {
+            /** @constant */
+            error: "customer_selection_required";
+            detail: string;
+            customers: components["schemas"]["CustomerSelectionOption"][];
+        };
         /**
          * @description A metric's key.
          * @enum {string}
@@ -17034,6 +17053,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": null;
+                };
+            };
+            /** @description Conflict: the email is a member of several customers; choose one and send its `customer_id` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSelectionRequiredResponse"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */

@@ -34,6 +34,7 @@ export const responseBodySchemas = [
   "CustomerPortalMember",
   "CustomerSeat",
   "CustomerSeatClaimResponse",
+  "CustomerSelectionRequiredResponse",
   "CustomerSession",
   "CustomerSessionCodeAuthenticateResponse",
   "CustomerState",
@@ -506,6 +507,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "customer_portal:customer_session:request": {
     "202": { contentType: "application/json", schema: {"type":"null"} },
+    "409": { contentType: "application/json", schema: "CustomerSelectionRequiredResponse" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
     "503": { contentType: "application/json", schema: "MailNotConfigured" },

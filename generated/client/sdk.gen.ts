@@ -551,7 +551,7 @@ export const customerPortalBenefitGrantsUpdate = <ThrowOnError extends boolean =
 
 /**
  * Request Customer Session Code
- * Sends a one-time sign-in code to the email of the organization's customer (when there is one; the answer is the same either way). Codes expire, work once, and are rate limited per email and per client.
+ * Sends a one-time sign-in code to the email of the organization's customer (when there is one; the answer is the same either way), or, where the Member model is on, of its member (409 when several customers have a member with it and no `customer_id` says which). Codes expire, work once, and are rate limited per email and per client.
  */
 export const customerPortalCustomerSessionRequest = <ThrowOnError extends boolean = false>(options: Options<CustomerPortalCustomerSessionRequestData, ThrowOnError>) => {
     return (options.client ?? client).post<CustomerPortalCustomerSessionRequestResponses, CustomerPortalCustomerSessionRequestErrors, ThrowOnError>({

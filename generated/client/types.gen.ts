@@ -5426,6 +5426,10 @@ export type CustomerSessionCodeAuthenticateResponse = {
 export type CustomerSessionCodeRequest = {
     email: string;
     organization_id: string;
+    /**
+     * Which customer to sign in to when the email is a member of several (the `customers` of a 409 CustomerSelectionRequired).
+     */
+    customer_id?: string | null;
 };
 
 /**
@@ -9904,7 +9908,7 @@ export type PaymentFailed = {
  */
 export type PortalAuthenticatedUser = {
     /**
-     * `customer` (team members sign in as `member`, once team customers have members).
+     * `customer`, or `member` for a member's session (then `member_id` and `role` are set).
      */
     type: string;
     name: string | null;
@@ -13436,6 +13440,26 @@ export type OrderTaxRate = {
 export type TaxabilityReason = 'standard_rated' | 'reverse_charge' | 'not_collecting' | 'not_subject_to_tax' | 'not_supported' | 'product_exempt' | 'customer_exempt';
 
 /**
+ * A customer to choose from when an email is a member of several.
+ */
+export type CustomerSelectionOption = {
+    id: string;
+    /**
+     * The customer's name, if available.
+     */
+    name: string | null;
+};
+
+/**
+ * The email is a member of several customers; the request is sent again with one's `customer_id`.
+ */
+export type CustomerSelectionRequiredResponse = {
+    error: 'customer_selection_required';
+    detail: string;
+    customers: Array<CustomerSelectionOption>;
+};
+
+/**
  * A metric's key.
  */
 export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion' | 'canceled_subscriptions' | 'canceled_subscriptions_customer_service' | 'canceled_subscriptions_low_quality' | 'canceled_subscriptions_missing_features' | 'canceled_subscriptions_switched_service' | 'canceled_subscriptions_too_complex' | 'canceled_subscriptions_too_expensive' | 'canceled_subscriptions_unused' | 'canceled_subscriptions_other';
@@ -15530,6 +15554,10 @@ export type CustomerPortalCustomerSessionRequestData = {
 };
 
 export type CustomerPortalCustomerSessionRequestErrors = {
+    /**
+     * Conflict: the email is a member of several customers; choose one and send its `customer_id`
+     */
+    409: CustomerSelectionRequiredResponse;
     /**
      * Unprocessable Content: HTTPValidationError
      */

@@ -124,7 +124,7 @@ export async function insertCode(db: Knex, row: NewSessionCode): Promise<boolean
 export async function lockLiveCode(
   trx: Knex.Transaction,
   codeHash: string,
-): Promise<{ customer_id: string; organization_id: string } | undefined> {
+): Promise<{ customer_id: string; organization_id: string; email: string } | undefined> {
   return trx("customer_session_codes")
     .where({ code_hash: codeHash })
     .whereNull("used_at")
@@ -134,9 +134,11 @@ export async function lockLiveCode(
     .first();
 }
 
-/** Every live code of the customer is used up (one sign-in per round of emails). */
-export async function useCustomerCodes(trx: Knex.Transaction, customerId: string): Promise<void> {
-  await trx("customer_session_codes").where({ customer_id: customerId }).whereNull("used_at").update({ used_at: trx.fn.now() });
+/** Every live code of the customer (with `email`, when given) is used up (one sign-in per round of emails). */
+export async function useCustomerCodes(trx: Knex.Transaction, customerId: string, email: string | null = null): Promise<void> {
+  const q = trx("customer_session_codes").where({ customer_id: customerId }).whereNull("used_at");
+  if (email !== null) q.whereRaw("lower(email) = lower(?)", [email]);
+  await q.update({ used_at: trx.fn.now() });
 }
 
 /** Of this client's wrong codes since `since`, the one keeping `limit` reached (limitingRow). */

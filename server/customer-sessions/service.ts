@@ -64,8 +64,20 @@ export async function introspectSession(db: Knex, caller: CustomerCaller): Promi
   return { expires_at: isoRequired(row.expires_at), return_url: row.return_url };
 }
 
-/** Who the portal session is signed in as: its customer (members of team customers, once there are any, sign in as themselves). */
+/** Who the portal session is signed in as: its member (a member's session; removed since: 401), else its customer. */
 export async function authenticatedUser(db: Knex, caller: CustomerCaller): Promise<PortalAuthenticatedUserOut> {
+  if (caller.memberId) {
+    const member = await findMember(db, caller.organizationId, caller.customerId, { id: caller.memberId });
+    if (!member) throw new Unauthorized("Invalid or expired customer session.");
+    return {
+      type: "member",
+      name: member.name,
+      email: member.email,
+      customer_id: member.customer_id,
+      member_id: member.id,
+      role: member.role,
+    };
+  }
   const customer = await liveById(db, caller.customerId);
   if (!customer) throw new Unauthorized("Invalid or expired customer session.");
   return { type: "customer", name: customer.name, email: customer.email, customer_id: customer.id, member_id: null, role: null };

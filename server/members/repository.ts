@@ -47,6 +47,25 @@ export function memberByEmail(db: Knex, customerId: string, email: string): Prom
     .first<MemberRow | undefined>("*");
 }
 
+/** The organization's live members with this email (any case), of live customers, with their customer's name; oldest customer first. */
+export function membersByEmailInOrganization(
+  db: Knex,
+  organizationId: string,
+  email: string,
+): Promise<(MemberRow & { customer_name: string | null })[]> {
+  return db("customer_members")
+    .join("customers", "customers.id", "customer_members.customer_id")
+    .where("customer_members.organization_id", organizationId)
+    .whereNull("customer_members.deleted_at")
+    .whereNull("customers.deleted_at")
+    .whereRaw("lower(customer_members.email) = lower(?)", [email])
+    .orderBy([
+      { column: "customers.created_at", order: "asc" },
+      { column: "customers.id", order: "asc" },
+    ])
+    .select("customer_members.*", "customers.name as customer_name");
+}
+
 /** The customer's live member with this external id. */
 export function memberByExternalId(db: Knex, customerId: string, externalId: string): Promise<MemberRow | undefined> {
   return db("customer_members")

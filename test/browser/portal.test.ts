@@ -5,7 +5,7 @@
 import type { Page } from "playwright-core";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFile, createOrder, createPayment } from "../harness/index.js";
+import { createFile, createOrder, createPayment, latestMail } from "../harness/index.js";
 import { foldUsage } from "../../server/meters/fold.js";
 import { useBrowserStack } from "./harness.js";
 import { emailedCode, expectText, openShop, see, type Shop } from "./shop.js";
@@ -363,5 +363,60 @@ describe("customer portal", { timeout: 180_000 }, () => {
     await page.getByRole("heading", { name: "Your subscription" }).waitFor();
     await page.locator(`article:has(h3[id="sub-${sub.id}"])`).waitFor();
     await page.getByRole("link", { name: "All subscriptions" }).waitFor();
+  });
+
+  it("asks which account when the email is a member of several, then signs in to the one chosen", async () => {
+    const merchant = (method: string, path: string, body: unknown) =>
+      fetch(`${stack.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ id: string }>);
+    await merchant("PATCH", `/v1/organizations/${shop.org.id}`, { feature_settings: { member_model_enabled: true } });
+    try {
+      const shared = "shared.member@example.com";
+      const teams = [];
+      for (const name of ["Aurora Labs", "Borealis Studio"]) {
+        const team = await merchant("POST", "/v1/customers/", {
+          type: "team",
+          name,
+          email: `${name.split(" ")[0]!.toLowerCase()}@example.com`,
+        });
+        await merchant("POST", `/v1/customers/${team.id}/members`, { email: shared, name: "Sam Shared" });
+        teams.push(team);
+      }
+      const page = await stack.newPage({ allow: [{ status: 409, url: "/customer-session/request" }] });
+      await page.goto(portalUrl());
+      await page.getByLabel("Email").fill(shared);
+      await page.getByRole("button", { name: "Email me a code" }).click();
+      await see(page, "This email belongs to several accounts with Northern Lights Co.");
+      const account = page.getByLabel("Account");
+      expect(await account.locator("option").allTextContents()).toEqual(["Choose an account", "Aurora Labs", "Borealis Studio"]);
+      // Sent without a choice: the reason by the field.
+      await page.getByRole("button", { name: "Email me a code" }).click();
+      await see(page, "Choose the account to sign in to.");
+      await stack.check(page, "portal-sign-in-account");
+      await account.selectOption({ label: "Borealis Studio" });
+      const asked = new Date(Date.now() - 1000);
+      await page.getByRole("button", { name: "Email me a code" }).click();
+      await see(page, "a code is on its way");
+      const code = /sign-in code: ([A-Z0-9]{6})$/.exec((await latestMail(shared, { subject: /sign-in code/, after: asked })).subject)![1]!;
+      await page.getByLabel("Code").fill(code);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByTestId("signed-in-as").waitFor();
+      const session = await stack
+        .knex("customer_sessions")
+        .whereIn(
+          "customer_id",
+          teams.map((t) => t.id),
+        )
+        .orderBy("created_at", "desc")
+        .first("customer_id", "member_id");
+      const member = await stack.knex("customer_members").where({ customer_id: teams[1]!.id, email: shared }).first("id");
+      expect(session).toEqual({ customer_id: teams[1]!.id, member_id: member.id });
+      expect(stack.takeProblems(page)).toEqual([]);
+    } finally {
+      await merchant("PATCH", `/v1/organizations/${shop.org.id}`, { feature_settings: { member_model_enabled: false } });
+    }
   });
 });

@@ -11,6 +11,8 @@ export class ApiFailure extends Error {
     readonly errorName: string | null,
     readonly detail: string,
     readonly fields: FieldErrors,
+    /** The error body as answered (a typed error's fields beyond name and detail). */
+    readonly body: unknown = null,
   ) {
     super(detail);
   }
@@ -33,7 +35,7 @@ function failureOf(status: number, body: unknown): ApiFailure {
       return new ApiFailure(status, null, Object.values(fields)[0] ?? "Invalid input.", fields);
     }
     const detail = typeof b.detail === "string" ? b.detail : `The server answered ${status}.`;
-    return new ApiFailure(status, typeof b.error === "string" ? b.error : null, detail, {});
+    return new ApiFailure(status, typeof b.error === "string" ? b.error : null, detail, {}, body);
   }
   return new ApiFailure(status, null, typeof body === "string" && body ? body : `The server answered ${status}.`, {});
 }

@@ -1,8 +1,9 @@
 // Sign-in to the portal: the customer's email (?email= fills it in), then the 6-character code
-// mailed to it. The merchant's own link (?customer_session_token=) skips this.
+// mailed to it. An email that is a member of several customers (409) asks which one first. The
+// merchant's own link (?customer_session_token=) skips this.
 import { useState } from "react";
 import { customerPortalCustomerSessionAuthenticate, customerPortalCustomerSessionRequest } from "../../../../generated/client/sdk.gen.js";
-import type { CustomerOrganization } from "../../../../generated/client/types.gen.js";
+import type { CustomerOrganization, CustomerSelectionOption } from "../../../../generated/client/types.gen.js";
 import { publicClient } from "../../api/client.js";
 import { ApiFailure, call, send } from "../../api/errors.js";
 import { Alert, aria, Button, Field } from "../../ui/components.js";
@@ -22,18 +23,31 @@ export function SignIn({
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // The customers the email is a member of, once the server asked which one; the one chosen.
+  const [choices, setChoices] = useState<CustomerSelectionOption[] | null>(null);
+  const [customerId, setCustomerId] = useState("");
+  const [choiceError, setChoiceError] = useState<string | undefined>();
 
   const requestCode = async () => {
     setError(undefined);
+    setChoiceError(undefined);
     if (!email.trim()) return setError("Enter your email.");
+    if (choices && !customerId) return setChoiceError("Choose the account to sign in to.");
     setBusy(true);
     try {
-      await send(
-        customerPortalCustomerSessionRequest({ client: publicClient, body: { email: email.trim(), organization_id: organization.id } }),
-      );
+      const body = { email: email.trim(), organization_id: organization.id, customer_id: choices ? customerId : null };
+      await send(customerPortalCustomerSessionRequest({ client: publicClient, body }));
       setStep("code");
     } catch (err) {
-      setError(err instanceof ApiFailure ? (err.fields.email ?? err.detail) : String(err));
+      const options = err instanceof ApiFailure ? selectionOf(err) : null;
+      if (options) {
+        setChoices(options);
+        setCustomerId("");
+      } else if (err instanceof ApiFailure && err.fields.customer_id) {
+        setChoiceError(err.fields.customer_id);
+      } else {
+        setError(err instanceof ApiFailure ? (err.fields.email ?? err.detail) : String(err));
+      }
     } finally {
       setBusy(false);
     }
@@ -77,9 +91,36 @@ export function SignIn({
             <p>We'll email you a code to sign in with: no password needed.</p>
             <Field label="Email" error={error}>
               {(ids) => (
-                <input {...aria(ids)} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+                <input
+                  {...aria(ids)}
+                  type="email"
+                  autoComplete="email"
+                  required
+                  value={email}
+                  onChange={(e) => {
+                    setEmail(e.target.value);
+                    setChoices(null);
+                  }}
+                />
               )}
             </Field>
+            {choices ? (
+              <>
+                <p role="status">This email belongs to several accounts with {organization.name}. Which one do you want to sign in to?</p>
+                <Field label="Account" error={choiceError}>
+                  {(ids) => (
+                    <select {...aria(ids)} required value={customerId} onChange={(e) => setCustomerId(e.target.value)}>
+                      <option value="">Choose an account</option>
+                      {choices.map((c, i) => (
+                        <option key={c.id} value={c.id}>
+                          {c.name ?? `Account ${i + 1} (no name)`}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Field>
+              </>
+            ) : null}
             <Button type="submit" kind="primary" busy={busy}>
               Email me a code
             </Button>
@@ -128,4 +169,17 @@ export function SignIn({
       </div>
     </main>
   );
+}
+
+/** The customers to choose from, when the answer is a 409 customer_selection_required. */
+function selectionOf(err: ApiFailure): CustomerSelectionOption[] | null {
+  if (err.status !== 409 || err.errorName !== "customer_selection_required") return null;
+  const body: unknown = err.body;
+  if (!body || typeof body !== "object" || !("customers" in body) || !Array.isArray(body.customers)) return null;
+  return body.customers.filter(isOption);
+}
+
+function isOption(value: unknown): value is CustomerSelectionOption {
+  if (!value || typeof value !== "object" || !("id" in value) || !("name" in value)) return false;
+  return typeof value.id === "string" && (value.name === null || typeof value.name === "string");
 }
