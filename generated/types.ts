@@ -14105,7 +14105,7 @@ export interface components {
         };
         /**
          * WalletTransaction
-         * @description An entry of a wallet's ledger: a credit (positive) or what an order spent (negative).
+         * @description An entry of a wallet's ledger: a credit (positive), what an order spent or what a refund took back (negative).
          */
         WalletTransaction: {
             /** Format: uuid */
@@ -14115,16 +14115,21 @@ export interface components {
             /** Format: uuid */
             wallet_id: string;
             /** @enum {string} */
-            kind: "credit" | "order";
+            kind: "credit" | "order" | "refund";
             /** @description The change of the balance, in cents. */
             amount: number;
             /** @description The balance after this entry, in cents. */
             balance_after: number;
             /**
              * Format: uuid
-             * @description The order that spent the balance.
+             * @description The order that spent the balance, or whose refund took it back.
              */
             order_id: string | null;
+            /**
+             * Format: uuid
+             * @description The refund that took the balance back (its cash went to the customer).
+             */
+            refund_id: string | null;
             description: string | null;
         };
         ListResourceWalletTransaction: {

@@ -13169,13 +13169,13 @@ export type WalletCredit = {
 
 /**
  * WalletTransaction
- * An entry of a wallet's ledger: a credit (positive) or what an order spent (negative).
+ * An entry of a wallet's ledger: a credit (positive), what an order spent or what a refund took back (negative).
  */
 export type WalletTransaction = {
     id: string;
     created_at: string;
     wallet_id: string;
-    kind: 'credit' | 'order';
+    kind: 'credit' | 'order' | 'refund';
     /**
      * The change of the balance, in cents.
      */
@@ -13185,9 +13185,13 @@ export type WalletTransaction = {
      */
     balance_after: number;
     /**
-     * The order that spent the balance.
+     * The order that spent the balance, or whose refund took it back.
      */
     order_id: string | null;
+    /**
+     * The refund that took the balance back (its cash went to the customer).
+     */
+    refund_id: string | null;
     description: string | null;
 };
 
