@@ -4191,6 +4191,49 @@ export interface components {
          * @enum {string}
          */
         AvailableScope: "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "members:read" | "members:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write";
+        /** @description An event created by Polar when an order is paid without a charge (from the customer's balance, or nothing due). */
+        BalanceCreditOrderEvent: {
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The timestamp of the event.
+             */
+            timestamp: string;
+            /** @description The ID of the organization owning the event. */
+            organization_id: string;
+            /** @description ID of the customer in your Polar organization associated with the event. */
+            customer_id: string | null;
+            /** @description The customer associated with the event. */
+            customer: components["schemas"]["Customer"] | null;
+            /** @description ID of the customer in your system associated with the event. */
+            external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
+            /**
+             * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
+             * @constant
+             */
+            source: "system";
+            /**
+             * @description The name of the event. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            name: "balance.credit_order";
+            metadata: components["schemas"]["BalanceCreditOrderMetadata"];
+        };
+        BalanceCreditOrderMetadata: {
+            order_id: string;
+            product_id?: string;
+            subscription_id?: string;
+            amount: number;
+            currency: string;
+            tax_amount: number;
+            tax_state?: string | null;
+            tax_country?: string | null;
+            fee: number;
+            exchange_rate?: number;
+        };
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCreate: components["schemas"]["BenefitCustomCreate"] | components["schemas"]["BenefitDiscordCreate"] | components["schemas"]["BenefitDownloadablesCreate"] | components["schemas"]["BenefitGitHubRepositoryCreate"] | components["schemas"]["BenefitLicenseKeysCreate"] | components["schemas"]["BenefitMeterCreditCreate"];
         /** @description A benefit of type `custom`.
@@ -12926,7 +12969,7 @@ export interface components {
         };
         /** @enum {string} */
         SwitchingFrom: "paddle" | "lemon_squeezy" | "gumroad" | "stripe" | "other";
-        SystemEvent: components["schemas"]["BenefitCycledEvent"] | components["schemas"]["BenefitGrantedEvent"] | components["schemas"]["BenefitRevokedEvent"] | components["schemas"]["BenefitUpdatedEvent"] | components["schemas"]["MeterCreditEvent"] | components["schemas"]["MeterResetEvent"] | components["schemas"]["SubscriptionCycledEvent"] | components["schemas"]["SubscriptionProductUpdatedEvent"] | components["schemas"]["SubscriptionRevokedEvent"] | components["schemas"]["SubscriptionSeatsUpdatedEvent"] | components["schemas"]["SubscriptionUpdateClearedEvent"];
+        SystemEvent: components["schemas"]["BalanceCreditOrderEvent"] | components["schemas"]["BenefitCycledEvent"] | components["schemas"]["BenefitGrantedEvent"] | components["schemas"]["BenefitRevokedEvent"] | components["schemas"]["BenefitUpdatedEvent"] | components["schemas"]["MeterCreditEvent"] | components["schemas"]["MeterResetEvent"] | components["schemas"]["SubscriptionCycledEvent"] | components["schemas"]["SubscriptionProductUpdatedEvent"] | components["schemas"]["SubscriptionRevokedEvent"] | components["schemas"]["SubscriptionSeatsUpdatedEvent"] | components["schemas"]["SubscriptionUpdateClearedEvent"];
         TooManyRequests: {
             /** @constant */
             error: "TooManyRequests";
@@ -14184,7 +14227,7 @@ export interface components {
         };
         /**
          * WalletTransaction
-         * @description An entry of a wallet's ledger: a credit (positive) or what an order spent (negative).
+         * @description An entry of a wallet's ledger: a credit (positive), what an order spent or what a refund took back (negative).
          */
         WalletTransaction: {
             /** Format: uuid */
@@ -14194,16 +14237,21 @@ export interface components {
             /** Format: uuid */
             wallet_id: string;
             /** @enum {string} */
-            kind: "credit" | "order";
+            kind: "credit" | "order" | "refund";
             /** @description The change of the balance, in cents. */
             amount: number;
             /** @description The balance after this entry, in cents. */
             balance_after: number;
             /**
              * Format: uuid
-             * @description The order that spent the balance.
+             * @description The order that spent the balance, or whose refund took it back.
              */
             order_id: string | null;
+            /**
+             * Format: uuid
+             * @description The refund that took the balance back (its cash went to the customer).
+             */
+            refund_id: string | null;
             description: string | null;
         };
         ListResourceWalletTransaction: {

@@ -136,6 +136,62 @@ export type AuthorizeUser = {
  */
 export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'disputes:read' | 'disputes:write' | 'customer_meters:read' | 'customer_sessions:write' | 'members:read' | 'members:write' | 'customer_seats:read' | 'customer_seats:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'metrics:write' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
 
+/**
+ * An event created by Polar when an order is paid without a charge (from the customer's balance, or nothing due).
+ */
+export type BalanceCreditOrderEvent = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The timestamp of the event.
+     */
+    timestamp: string;
+    /**
+     * The ID of the organization owning the event.
+     */
+    organization_id: string;
+    /**
+     * ID of the customer in your Polar organization associated with the event.
+     */
+    customer_id: string | null;
+    /**
+     * The customer associated with the event.
+     */
+    customer: Customer | null;
+    /**
+     * ID of the customer in your system associated with the event.
+     */
+    external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
+     * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
+     */
+    source: 'system';
+    /**
+     * The name of the event.
+     */
+    name: 'balance.credit_order';
+    metadata: BalanceCreditOrderMetadata;
+};
+
+export type BalanceCreditOrderMetadata = {
+    order_id: string;
+    product_id?: string;
+    subscription_id?: string;
+    amount: number;
+    currency: string;
+    tax_amount: number;
+    tax_state?: string | null;
+    tax_country?: string | null;
+    fee: number;
+    exchange_rate?: number;
+};
+
 export type Benefit = ({
     type: 'custom';
 } & BenefitCustom) | ({
@@ -11740,6 +11796,8 @@ export type SubscriptionUpdateProduct = {
 export type SwitchingFrom = 'paddle' | 'lemon_squeezy' | 'gumroad' | 'stripe' | 'other';
 
 export type SystemEvent = ({
+    name: 'balance.credit_order';
+} & BalanceCreditOrderEvent) | ({
     name: 'benefit.cycled';
 } & BenefitCycledEvent) | ({
     name: 'benefit.granted';
@@ -13277,13 +13335,13 @@ export type WalletCredit = {
 
 /**
  * WalletTransaction
- * An entry of a wallet's ledger: a credit (positive) or what an order spent (negative).
+ * An entry of a wallet's ledger: a credit (positive), what an order spent or what a refund took back (negative).
  */
 export type WalletTransaction = {
     id: string;
     created_at: string;
     wallet_id: string;
-    kind: 'credit' | 'order';
+    kind: 'credit' | 'order' | 'refund';
     /**
      * The change of the balance, in cents.
      */
@@ -13293,9 +13351,13 @@ export type WalletTransaction = {
      */
     balance_after: number;
     /**
-     * The order that spent the balance.
+     * The order that spent the balance, or whose refund took it back.
      */
     order_id: string | null;
+    /**
+     * The refund that took the balance back (its cash went to the customer).
+     */
+    refund_id: string | null;
     description: string | null;
 };
 

@@ -1,4 +1,4 @@
-// The Event wire shapes: a UserEvent (ingested), or one of the eleven SystemEvents the platform writes,
+// The Event wire shapes: a UserEvent (ingested), or one of the twelve SystemEvents the platform writes,
 // each with the metadata the contract gives its name; EventName statistics, and event types.
 import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
@@ -19,6 +19,7 @@ const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
 /** The system events' types in words. */
 export const SYSTEM_LABELS: Record<string, string> = {
+  "balance.credit_order": "Order paid from balance",
   "benefit.granted": "Benefit granted",
   "benefit.cycled": "Benefit cycled",
   "benefit.revoked": "Benefit revoked",
@@ -58,6 +59,22 @@ function userEventLabel(row: EventRow, type: EventTypeRow | undefined): string {
   return eventLabel(row.name, "user", type?.label);
 }
 
+/** A balance.credit_order's metadata: the optional keys only when the event carries them. */
+function creditOrder(m: Record<string, unknown>): Schemas["BalanceCreditOrderMetadata"] {
+  const out: Schemas["BalanceCreditOrderMetadata"] = {
+    order_id: text(m.order_id),
+    amount: Math.trunc(Number(m.amount ?? 0)),
+    currency: text(m.currency),
+    tax_amount: Math.trunc(Number(m.tax_amount ?? 0)),
+    fee: Math.trunc(Number(m.fee ?? 0)),
+  };
+  if (typeof m.product_id === "string") out.product_id = m.product_id;
+  if (typeof m.subscription_id === "string") out.subscription_id = m.subscription_id;
+  if (typeof m.tax_country === "string") out.tax_country = m.tax_country;
+  if (typeof m.tax_state === "string") out.tax_state = m.tax_state;
+  return out;
+}
+
 function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "metadata">, row: EventRow): SystemEventOut {
   const m = row.metadata;
   // `base` is the fresh object toEvent built for this row: filled in place with Object.assign, not
@@ -65,6 +82,8 @@ function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "met
   const s = Object.assign(base, { source: "system" as const });
   const grant = { benefit_id: text(m.benefit_id), benefit_grant_id: text(m.benefit_grant_id), benefit_type: benefitType(m.benefit_type) };
   switch (row.name) {
+    case "balance.credit_order":
+      return Object.assign(s, { name: "balance.credit_order" as const, metadata: creditOrder(m) });
     case "benefit.granted":
       return Object.assign(s, { name: "benefit.granted" as const, metadata: grant });
     case "benefit.cycled":

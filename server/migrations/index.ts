@@ -70,6 +70,7 @@ import * as customerSeats from "./0195_customer_seats.js";
 import * as twoFactors from "./0200_two_factors.js";
 import * as seatPrices from "./0207_seat_prices.js";
 import * as subscriptionPendingUpdate from "./0209_subscription_pending_update.js";
+import * as walletRefunds from "./0211_wallet_refunds.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -143,4 +144,5 @@ export const migrations = [
   { name: "0200_two_factors", ...twoFactors },
   { name: "0207_seat_prices", ...seatPrices },
   { name: "0209_subscription_pending_update", ...subscriptionPendingUpdate },
+  { name: "0211_wallet_refunds", ...walletRefunds },
 ];

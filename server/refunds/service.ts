@@ -1,8 +1,8 @@
-// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion,
-// reverted with the order's tax provider), never past what is left (RefundAmountTooHigh), on a
-// fully refunded order (RefundedAlready) nor while a dispute holds its money (RefundDisputedPayment).
-// The money goes back through the processor with a key from the refund id; the order's amounts and
-// status follow in the same transaction, holding the order row locked against concurrent refunds.
+// Refund rules: full or partial refunds of what a paid order charged in cash (tax in proportion,
+// reverted with its tax provider; a wallet-paid part is not refundable), never past what is left
+// (RefundAmountTooHigh), nor on a refunded order or while a dispute holds its money. The processor
+// refunds with a key from the refund id; the order, and the customer's wallet (takeBackOnRefund),
+// follow in the same transaction, the order row locked against concurrent refunds.
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
@@ -16,12 +16,13 @@ import { emit } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { holdsOrderMoney } from "../disputes/repository.js";
 import { RefundAmountTooHigh, RefundDisputedPayment, RefundedAlready } from "../orders/errors.js";
-import { isUnpaid, netAmount } from "../orders/models.js";
+import { isUnpaid, netAmount, refundableAmount } from "../orders/models.js";
 import { findReadable as findOrder, saveOrder, type OrderRow } from "../orders/repository.js";
 import { readOrder } from "../orders/service.js";
 import { latestSucceededForOrder } from "../payments/repository.js";
 import { getProcessor } from "../processors/index.js";
 import { revokeSeatsOf } from "../seats/service.js";
+import { takeBackOnRefund } from "../wallets/service.js";
 import { orderDependents } from "../subscriptions/repository.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
@@ -51,9 +52,8 @@ export async function createRefund(
     if (order.status === "refunded") throw new RefundedAlready("The order is already fully refunded.");
     if (isUnpaid(order.status)) throw invalid(["body", "order_id"], "The order is not paid.", "value_error", input.order_id);
     if (await holdsOrderMoney(trx, order.id)) throw new RefundDisputedPayment();
-    const net = netAmount(order);
-    const left = net - order.refunded_amount;
-    if (left <= 0) throw new RefundedAlready("The order is already fully refunded.");
+    // What the wallet paid is not refundable, as on Polar: only the cash charged goes back.
+    const left = refundableAmount(order);
     if (input.amount > left) throw new RefundAmountTooHigh(`The refund amount exceeds what is left to refund on this order (${left}).`);
     if (input.revoke_benefits && order.subscription_id) {
       throw invalid(["body", "revoke_benefits"], "Benefits can only be revoked on refunds of one-time purchases.");
@@ -94,7 +94,16 @@ export async function createRefund(
     );
     if (result.status !== "pending") await emit(trx, order.organization_id, "refund.updated", toRefund(refund));
     // A pending refund holds its amount too: what is in flight can't be refunded twice.
-    if (result.status !== "failed") await applyToOrder(trx, order, input.amount, tax);
+    if (result.status !== "failed") {
+      await applyToOrder(trx, order, input.amount, tax);
+      await takeBackOnRefund(trx, {
+        id,
+        orderId: order.id,
+        customerId: order.customer_id,
+        currency: order.currency,
+        total: input.amount + tax,
+      });
+    }
     if (input.revoke_benefits && result.status !== "failed") {
       await scheduleBenefitRevocations(trx, { customerId: order.customer_id, orderId: order.id });
       await revokeSeatsOf(trx, { column: "order_id", id: order.id });
@@ -105,7 +114,7 @@ export async function createRefund(
 
 async function applyToOrder(trx: Knex.Transaction, order: OrderRow, amount: number, tax: number): Promise<void> {
   const refunded = order.refunded_amount + amount;
-  const status = refunded >= netAmount(order) ? "refunded" : "partially_refunded";
+  const status = refunded >= netAmount(order) + order.applied_balance_amount ? "refunded" : "partially_refunded";
   const updated = await saveOrder(trx, order.id, {
     refunded_amount: refunded,
     refunded_tax_amount: order.refunded_tax_amount + tax,

@@ -12,13 +12,17 @@ import { taxProvider } from "../tax/providers.js";
 import { startTaxSyncsAfterCommit } from "../workflows-door.js";
 import { findRefund, updateRefund, type RefundRow } from "./repository.js";
 
-type RefundedOrder = Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount" | "refunded_amount" | "refunded_tax_amount">;
+type RefundedOrder = Pick<
+  OrderRow,
+  "subtotal_amount" | "discount_amount" | "tax_amount" | "applied_balance_amount" | "refunded_amount" | "refunded_tax_amount"
+>;
 
 /** The tax a refund of `amount` (net, within what is left) hands back of `order`. */
 export function refundTax(order: RefundedOrder, amount: number): number {
   const net = order.subtotal_amount - order.discount_amount;
   const taxLeft = Math.max(0, order.tax_amount - order.refunded_tax_amount);
-  if (amount >= net - order.refunded_amount) return taxLeft;
+  // What the wallet paid (applied_balance_amount, negative) is not refundable.
+  if (amount >= net + order.applied_balance_amount - order.refunded_amount) return taxLeft;
   if (net <= 0) return 0;
   return Math.min(taxLeft, Number(roundHalfAwayFromZero(BigInt(order.tax_amount) * BigInt(amount), BigInt(net))));
 }

@@ -33,7 +33,7 @@ import {
   type SubscriptionRelations,
   type SubscriptionRow,
 } from "./repository.js";
-import { emitSubscription, recordSubscriptionEvent } from "./events.js";
+import { emitSubscription, recordCreditOrder, recordSubscriptionEvent } from "./events.js";
 import { prorationItem } from "./proration.js";
 import { applyPendingUpdate } from "./product-change.js";
 import { taxOrderLines } from "../orders/lines-tax.js";
@@ -479,6 +479,8 @@ async function settleCharge(
       // order.updated and order.paid go out in one insert with the subscription's events.
       const paid: OutboxEvent[] = [];
       await markOrderPaid(trx, order.id, { locked: order, reads: Object.assign(knownForOrder(order, row, rel), items), events: paid });
+      // Nothing charged (the wallet paid it all, or nothing was due): Polar records it as paid from balance.
+      if (!result) await recordCreditOrder(trx, order, rel.customers.get(row.customer_id)!);
       // Paid after dunning, or the first charge after a trial: active (again).
       const activated = row.status === "past_due" || row.status === "trialing";
       const updated = await updateSubscription(trx, row.id, {

@@ -1,11 +1,14 @@
 // What a subscription change tells the world, inside the change's transaction: webhook events in
 // the outbox (data: the Subscription exactly as the API returns it), and system events in the
-// events store (subscription.cycled / revoked / product_updated / seats_updated / update_cleared).
+// events store (subscription.cycled / revoked / product_updated / seats_updated / update_cleared,
+// and balance.credit_order for an order paid with no charge).
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
 import { readCustomerState } from "./customer-state.js";
 import { storeEvents } from "../events/store.js";
 import { emitEach, type OutboxEvent, type WebhookEventType } from "../kit/outbox.js";
+import { netAmount } from "../orders/models.js";
+import type { OrderRow } from "../orders/repository.js";
 import { toSubscription } from "./models.js";
 import { loadSubscriptionRelations, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 
@@ -56,5 +59,37 @@ export async function recordSubscriptionEvent(
 ): Promise<void> {
   await storeEvents(trx, row.organization_id, [
     { timestamp: at, name, source: "system", customerId: customer.id, externalCustomerId: customer.external_id, metadata },
+  ]);
+}
+
+/**
+ * Polar's `balance.credit_order`: an order paid with no charge (its wallet paid it all, or nothing
+ * was due), dated at the order's creation, with its net, tax, fee and tax location.
+ */
+export async function recordCreditOrder(
+  trx: Knex.Transaction,
+  order: OrderRow,
+  customer: Pick<CustomerRow, "id" | "external_id">,
+): Promise<void> {
+  const metadata: Record<string, string | number> = {
+    order_id: order.id,
+    product_id: order.product_id,
+    amount: netAmount(order),
+    currency: order.currency,
+    tax_amount: order.tax_amount,
+    fee: order.platform_fee_amount,
+  };
+  if (order.subscription_id) metadata.subscription_id = order.subscription_id;
+  if (order.tax_rate?.country) metadata.tax_country = order.tax_rate.country;
+  if (order.tax_rate?.state) metadata.tax_state = order.tax_rate.state;
+  await storeEvents(trx, order.organization_id, [
+    {
+      timestamp: order.created_at,
+      name: "balance.credit_order",
+      source: "system",
+      customerId: customer.id,
+      externalCustomerId: customer.external_id,
+      metadata,
+    },
   ]);
 }

@@ -27,6 +27,7 @@ export function toWalletTransaction(row: WalletTransactionRow): WalletTransactio
     amount: row.amount,
     balance_after: row.balance_after,
     order_id: row.order_id,
+    refund_id: row.refund_id,
     description: row.description,
   };
 }

@@ -14,7 +14,7 @@ export interface WalletRow {
   balance: number;
 }
 
-export type WalletTransactionKind = "credit" | "order";
+export type WalletTransactionKind = "credit" | "order" | "refund";
 
 export interface WalletTransactionRow {
   id: string;
@@ -25,6 +25,7 @@ export interface WalletTransactionRow {
   amount: number;
   balance_after: number;
   order_id: string | null;
+  refund_id: string | null;
   description: string | null;
 }
 
@@ -72,7 +73,13 @@ export function lockFor(trx: Knex.Transaction, customerId: string, currency: str
 export async function appendTransaction(
   trx: Knex.Transaction,
   wallet: WalletRow,
-  entry: { kind: WalletTransactionKind; amount: number; orderId?: string | null; description?: string | null },
+  entry: {
+    kind: WalletTransactionKind;
+    amount: number;
+    orderId?: string | null;
+    refundId?: string | null;
+    description?: string | null;
+  },
 ): Promise<{ wallet: WalletRow; transaction: WalletTransactionRow }> {
   const balance = wallet.balance + entry.amount;
   const [updated] = (await trx("wallets")
@@ -86,9 +93,15 @@ export async function appendTransaction(
     amount: entry.amount,
     balance_after: balance,
     order_id: entry.orderId ?? null,
+    refund_id: entry.refundId ?? null,
     description: entry.description ?? null,
   });
   return { wallet: updated, transaction };
+}
+
+/** Whether the refund with this id has its ledger entry already. */
+export async function hasRefundEntry(db: Knex, refundId: string): Promise<boolean> {
+  return (await db("wallet_transactions").where({ refund_id: refundId }).first("id")) !== undefined;
 }
 
 export function transactionsOf(db: Knex, walletId: string): Knex.QueryBuilder {

@@ -1,6 +1,6 @@
 // Prepaid wallets: a customer's balance per currency. The merchant credits it; a subscription's
-// renewal order spends from it before the rest is charged (subscriptions/billing.ts). Every change
-// locks the wallet row, re-reads its balance and writes the balance and a ledger row in one
+// renewal order spends from it before the rest is charged (subscriptions/billing.ts); a refund takes
+// back from it what it returns in cash (refunds/service.ts). Every change locks the wallet row, re-reads its balance and writes the balance and a ledger row in one
 // transaction, so the balance always equals the ledger's sum and never goes below zero.
 import type { Knex } from "knex";
 import type { OpBody, OpQuery } from "../../generated/handlers.js";
@@ -15,6 +15,7 @@ import { toWallet, toWalletTransaction, type WalletOut, type WalletTransactionOu
 import {
   appendTransaction,
   findReadable,
+  hasRefundEntry,
   lockFor,
   lockOrCreate,
   readable,
@@ -124,4 +125,21 @@ export async function holdBalance(trx: Knex.Transaction, customerId: string, cur
 export async function spendHeld(trx: Knex.Transaction, hold: BalanceHold, orderId: string): Promise<void> {
   if (!hold.wallet || hold.applied === 0) return;
   await appendTransaction(trx, hold.wallet, { kind: "order", amount: -hold.applied, orderId });
+}
+
+/**
+ * A refund that returns cash takes the same amount back from the customer's positive balance in its
+ * currency, as far as it goes (Polar's refunds do: the cash and a balance would otherwise both stay
+ * with the customer). Once per refund: the wallet is locked and the refund's entry looked for first.
+ */
+export async function takeBackOnRefund(
+  trx: Knex.Transaction,
+  refund: { id: string; orderId: string; customerId: string; currency: string; total: number },
+): Promise<WalletTransactionRow | null> {
+  const wallet = await lockFor(trx, refund.customerId, refund.currency);
+  if (!wallet || wallet.balance <= 0 || refund.total <= 0) return null;
+  if (await hasRefundEntry(trx, refund.id)) return null;
+  const amount = Math.min(wallet.balance, refund.total);
+  const done = await appendTransaction(trx, wallet, { kind: "refund", amount: -amount, orderId: refund.orderId, refundId: refund.id });
+  return done.transaction;
 }

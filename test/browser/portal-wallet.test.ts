@@ -1,9 +1,9 @@
 // The portal's Wallet section in Chromium against the running stack: offered once the customer
 // has a balance; each currency's balance and its ledger (the merchant's credits, an order that
-// spent some, linked to the order), formatted in the wallet's currency. Axe, 375 px, screenshots.
+// spent some, what a refund took back, linked to their orders), in the wallet's currency. Axe, 375 px.
 import { describe, expect, it } from "vitest";
 import { debitWallet } from "../../server/wallets/service.js";
-import { createOrder } from "../harness/index.js";
+import { createOrder, createPayment } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { openShop } from "./shop.js";
 
@@ -45,6 +45,10 @@ describe("customer portal: wallet", { timeout: 180_000 }, () => {
     await stack.knex.transaction((trx) =>
       debitWallet(trx, { organizationId: shop.org.id, customerId: customer.id }, usd.id, 1250, { orderId: order.id }),
     );
+    // A card-paid order refunded in part: the refunded cash comes off the balance.
+    const paid = await createOrder(stack.knex, shop.org.id, { customerId: customer.id, productId: product.id }, { subtotal_amount: 1000 });
+    await createPayment(stack.knex, shop.org.id, { order_id: paid.id, amount: 1000 });
+    await shop.polar.refunds.create({ orderId: paid.id, reason: "customer_request", amount: 300 });
 
     const page = await stack.newPage({ locale: "en-US" });
     await page.goto(`${stack.url}/${shop.org.slug}/portal?customer_session_token=${token}`);
@@ -52,15 +56,16 @@ describe("customer portal: wallet", { timeout: 180_000 }, () => {
     await page.getByRole("heading", { name: "Wallet" }).waitFor();
     const dollars = page.getByRole("article", { name: "Balance in USD" });
     const euros = page.getByRole("article", { name: "Balance in EUR" });
-    await dollars.getByTestId("wallet-balance").getByText("$57.50").waitFor();
+    await dollars.getByTestId("wallet-balance").getByText("$54.50").waitFor();
     await euros.getByTestId("wallet-balance").getByText("€12").waitFor();
     const rows = dollars.getByTestId("wallet-entry");
-    await expect.poll(() => rows.count()).toBe(3);
+    await expect.poll(() => rows.count()).toBe(4);
     const cells = async (i: number) => (await rows.nth(i).getByRole("cell").allTextContents()).slice(1);
-    // Newest first: the order's spend, then the credits; each with the balance after it.
-    expect(await cells(0)).toEqual(["Order", "-$12.50", "$57.50"]);
-    expect(await cells(1)).toEqual(["Credit", "+$20", "$70"]);
-    expect(await cells(2)).toEqual(["Welcome credit", "+$50", "$50"]);
+    // Newest first: the refund's take-back, the order's spend, then the credits; each with the balance after it.
+    expect(await cells(0)).toEqual(["Refund of an order", "-$3", "$54.50"]);
+    expect(await cells(1)).toEqual(["Order", "-$12.50", "$57.50"]);
+    expect(await cells(2)).toEqual(["Credit", "+$20", "$70"]);
+    expect(await cells(3)).toEqual(["Welcome credit", "+$50", "$50"]);
     expect((await euros.getByTestId("wallet-entry").first().getByRole("cell").allTextContents()).slice(1)).toEqual([
       "Conference refund",
       "+€12",
@@ -69,9 +74,12 @@ describe("customer portal: wallet", { timeout: 180_000 }, () => {
     await page.waitForLoadState("networkidle");
     await stack.check(page, "portal-wallet");
 
-    // The order's entry opens that order.
-    await dollars.getByRole("link", { name: "Order" }).click();
+    // The order's entry opens that order; the refund's, the refunded one.
+    await dollars.getByRole("link", { name: "Order", exact: true }).click();
     await page.getByRole("heading", { name: "Your order" }).waitFor();
     expect(new URL(page.url()).searchParams.get("order")).toBe(order.id);
+    await page.goBack();
+    await dollars.getByRole("link", { name: "Refund of an order" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("order")).toBe(paid.id);
   });
 });

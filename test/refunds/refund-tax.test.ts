@@ -53,7 +53,14 @@ describe("refund tax", () => {
     await fc.assert(
       fc.asyncProperty(order, shares, fc.boolean(), async ({ net, ratePct }, parts, finish) => {
         const tax = Math.round((net * ratePct) / 100);
-        const row = { subtotal_amount: net, discount_amount: 0, tax_amount: tax, refunded_amount: 0, refunded_tax_amount: 0 };
+        const row = {
+          subtotal_amount: net,
+          discount_amount: 0,
+          tax_amount: tax,
+          applied_balance_amount: 0,
+          refunded_amount: 0,
+          refunded_tax_amount: 0,
+        };
         const transaction = transactionOf(net, tax);
         const amounts = parts.map(() => 0);
         parts.forEach((p, i) => (amounts[i] = Math.max(1, Math.floor(((net - row.refunded_amount) * p) / 1000))));
@@ -78,7 +85,14 @@ describe("refund tax", () => {
   });
 
   it("rounds a share half away from zero: half of 1 cent of tax is 1, and nothing is left for the next", () => {
-    const row = { subtotal_amount: 100, discount_amount: 0, tax_amount: 1, refunded_amount: 0, refunded_tax_amount: 0 };
+    const row = {
+      subtotal_amount: 100,
+      discount_amount: 0,
+      tax_amount: 1,
+      applied_balance_amount: 0,
+      refunded_amount: 0,
+      refunded_tax_amount: 0,
+    };
     expect(refundTax(row, 50)).toBe(1);
     expect(refundTax({ ...row, refunded_amount: 50, refunded_tax_amount: 1 }, 25)).toBe(0);
   });

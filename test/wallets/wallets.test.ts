@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar as Polar049 } from "polar-sdk-049";
 import { HTTPValidationError } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "polar-sdk-049/models/errors/resourcenotfound.js";
+import { BalanceCreditOrderMetadata$inboundSchema } from "polar-sdk-049/models/components/balancecreditordermetadata.js";
 import { runStep } from "../../server/subscriptions/billing.js";
 import { InsufficientWalletBalance } from "../../server/wallets/errors.js";
 import { ledgerSum } from "../../server/wallets/repository.js";
@@ -172,5 +173,32 @@ describe("wallets", () => {
     expect(await api.knex("payments").where({ order_id: next.id })).toEqual([]);
     expect((await api.knex("wallets").where({ id: wallet.id }).first()).balance).toBe(4000);
     expect(await ledgerSum(api.knex, String(wallet.id))).toBe(4000);
+
+    // Polar records the order paid with no charge as a balance.credit_order system event (the one
+    // paid partly by card gets none), and sends no webhook for a wallet's change.
+    const res = await fetch(`${api.url}/v1/events/?customer_id=${f.customerId}&name=balance.credit_order`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const events = ((await res.json()) as { items: Record<string, unknown>[] }).items;
+    expect(events).toEqual([
+      expect.objectContaining({
+        source: "system",
+        name: "balance.credit_order",
+        label: "Order paid from balance",
+        customer_id: f.customerId,
+        timestamp: new Date(next.created_at).toISOString().replace(".000Z", "Z"),
+      }),
+    ]);
+    expect(BalanceCreditOrderMetadata$inboundSchema.parse(events[0].metadata)).toEqual({
+      orderId: next.id,
+      productId: f.subscription.product_id,
+      subscriptionId: f.subscription.id,
+      amount: 1000,
+      currency: "usd",
+      taxAmount: 0,
+      fee: 0,
+    });
+    const types = await api.knex("outbox").where({ organization_id: orgId }).distinct("type").pluck("type");
+    expect(types.filter((t: string) => !/^(order|subscription|customer)\./.test(t))).toEqual([]);
   });
 });

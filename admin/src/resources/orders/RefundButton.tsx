@@ -42,7 +42,8 @@ export function RefundButton() {
     { enabled: !!order?.id },
   );
   if (!order || !disputes.data) return null;
-  const refundable = order.total_amount - order.refunded_amount;
+  // Counted as the server does: before tax, and never the part a wallet paid.
+  const refundable = order.net_amount + order.applied_balance_amount - order.refunded_amount;
   if (!order.paid || refundable <= 0) return null;
   if (disputes.data.some((d) => HOLDING.includes(d.status))) return null;
   return (
@@ -55,7 +56,8 @@ export function RefundButton() {
         <DialogContent>
           <Typography variant="body2" gutterBottom>
             Paid {formatMoney(order.total_amount, order.currency)}; refunded so far {formatMoney(order.refunded_amount, order.currency)}. Up
-            to {formatMoney(refundable, order.currency)} can be refunded.
+            to {formatMoney(refundable, order.currency)} can be refunded, before tax
+            {order.applied_balance_amount < 0 ? " (what the wallet paid stays out of it)" : ""}.
           </Typography>
           <SimpleForm
             record={{ id: order.id, amount: refundable, reason: "customer_request", revoke_benefits: false }}

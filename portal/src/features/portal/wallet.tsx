@@ -1,5 +1,5 @@
 // The portal's wallet: the customer's prepaid balance in each currency and its ledger (credits
-// from the merchant, what orders spent), newest first, a page at a time.
+// from the merchant, what orders spent, what refunds took back), newest first, a page at a time.
 import { useState } from "react";
 import { customerPortalWalletsList, customerPortalWalletsListTransactions } from "../../../../generated/client/sdk.gen.js";
 import type { CustomerWallet, WalletTransaction } from "../../../../generated/client/types.gen.js";
@@ -36,12 +36,13 @@ export function WalletSection() {
   );
 }
 
-/** What a ledger entry was: the credit's reason, or a link to the order that spent the balance. */
+/** What a ledger entry was: the credit's reason, or a link to the order that spent the balance or was refunded. */
 function Entry({ entry }: { entry: WalletTransaction }) {
   const { href } = usePortal();
   if (entry.kind === "credit") return <>{entry.description ?? "Credit"}</>;
-  if (!entry.order_id) return <>Order</>;
-  return <PageLink to={`${href("orders")}?order=${encodeURIComponent(entry.order_id)}`}>Order</PageLink>;
+  const label = entry.kind === "refund" ? "Refund of an order" : "Order";
+  if (!entry.order_id) return <>{label}</>;
+  return <PageLink to={`${href("orders")}?order=${encodeURIComponent(entry.order_id)}`}>{label}</PageLink>;
 }
 
 function WalletCard({ wallet }: { wallet: CustomerWallet }) {
