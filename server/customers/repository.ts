@@ -329,6 +329,13 @@ export function findCustomer(db: Knex, id: string): Promise<CustomerRow | undefi
   return db("customers").where({ id }).first() as Promise<CustomerRow | undefined>;
 }
 
+/** The customer a row refers to (by foreign key, so it exists; a missing one is a broken invariant). */
+export async function requireCustomer(db: Knex, id: string): Promise<CustomerRow> {
+  const row = await findCustomer(db, id);
+  if (!row) throw new Error(`customer ${id} does not exist`);
+  return row;
+}
+
 /** The test clock the customer is bound to (`test_clock_id` null when none). */
 export function findTestClockOf(db: Knex, customerId: string): Promise<{ test_clock_id: string | null } | undefined> {
   return db("customers").where({ id: customerId }).first("test_clock_id");

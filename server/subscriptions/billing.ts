@@ -4,10 +4,9 @@
 // SUBSCRIPTION_DUNNING_DAYS, then canceled) and the end of a canceled subscription. "Now" is the
 // workflow's clock or the customer's test clock. docs/SUBSCRIPTIONS.md has the details.
 import type { Knex } from "knex";
-import { chargeablePaymentMethods, findCustomer } from "../customers/repository.js";
+import { chargeablePaymentMethods, requireCustomer } from "../customers/repository.js";
 import { scheduleBenefitCycles, scheduleBenefitRevocations } from "../benefit-grants/service.js";
 import { computeAmounts } from "../discounts/amounts.js";
-import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";
 import { emit, emitEach, emitInternal, type OutboxEvent } from "../kit/outbox.js";
@@ -640,7 +639,7 @@ export async function revokeEnded(
   now: Date,
   types: Parameters<typeof emitSubscription>[2],
 ): Promise<void> {
-  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+  const customer = await requireCustomer(trx, row.customer_id);
   await emitSubscription(trx, row, types);
   await recordSubscriptionEvent(trx, row, customer, "subscription.revoked", { subscription_id: row.id }, now);
   await scheduleBenefitRevocations(trx, { customerId: row.customer_id, subscriptionId: row.id });

@@ -4,12 +4,11 @@
 // Each is one transaction on the locked row: a subscription with a charge in flight answers
 // SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
 import type { Knex } from "knex";
-import { findCustomer } from "../customers/repository.js";
+import { requireCustomer } from "../customers/repository.js";
 import { findProduct } from "../products/repository.js";
 import type { components } from "../../generated/types.js";
 import { iso } from "../kit/time.js";
 import { discountProblem } from "../discounts/amounts.js";
-import type { CustomerRow } from "../customers/repository.js";
 import { findLiveDiscount, restrictedProductIds } from "../discounts/repository.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
@@ -172,7 +171,7 @@ async function clearPending(trx: Knex.Transaction, row: SubscriptionRow, now: Da
     throw invalid(["body", "pending_update"], "This subscription has no pending update to clear.", "value_error", null);
   const updated = await save(trx, row, { pending_update: null });
   await emitSubscription(trx, updated, ["subscription.updated"]);
-  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+  const customer = await requireCustomer(trx, row.customer_id);
   await recordSubscriptionEvent(trx, updated, customer, "subscription.update_cleared", { subscription_id: row.id }, now);
   return updated;
 }
@@ -254,7 +253,7 @@ async function changeProduct(
 ): Promise<SubscriptionRow> {
   const plan = await planProductChange(trx, row, change, now, by);
   const { product, price, lines, behavior } = plan;
-  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+  const customer = await requireCustomer(trx, row.customer_id);
   const event = { subscription_id: row.id, old_product_id: row.product_id, new_product_id: product.id };
   if (behavior === "next_period") {
     // Nothing billed or moved now: the renewal applies it.

@@ -9,7 +9,7 @@ import { invalid } from "../kit/errors.js";
 import { iso } from "../kit/time.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { addIntervals } from "./periods.js";
-import { findCustomer, type CustomerRow } from "../customers/repository.js";
+import { requireCustomer } from "../customers/repository.js";
 import { taxOrderLines } from "../orders/lines-tax.js";
 import { createOrderForCheckout, type OrderItemInput } from "../orders/service.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
@@ -90,7 +90,7 @@ export async function settleProration(
   const net = lines.reduce((n, l) => n + l.amount, 0);
   const pending = [...(row.pending_prorations ?? [])];
   if (behavior !== "invoice" || net <= 0) return { pending_prorations: [...pending, ...lines], pending_order_id: null };
-  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+  const customer = await requireCustomer(trx, row.customer_id);
   const taxed = await taxOrderLines(
     trx,
     { organizationId: row.organization_id, customer, product: target.product, currency: row.currency, date: now },

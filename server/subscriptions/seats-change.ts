@@ -2,7 +2,7 @@
 // not below the seats handed out; the amount becomes the tiers' price for the new count, and the
 // rest of the period is prorated as a product change is. Also the seats a product change keeps.
 import type { Knex } from "knex";
-import { findCustomer, type CustomerRow } from "../customers/repository.js";
+import { requireCustomer } from "../customers/repository.js";
 import { jsonb } from "../kit/db.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { findProduct, type PriceRow, type ProductRow } from "../products/repository.js";
@@ -83,7 +83,7 @@ export async function changeSeats(
   }
 
   const product = (await findProduct(trx, row.product_id)) as ProductRow;
-  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+  const customer = await requireCustomer(trx, row.customer_id);
   const event = { subscription_id: row.id, old_seats: oldSeats, new_seats: change.seats, proration_behavior: behavior };
   if (behavior === "next_period") {
     const waiting = await updateSubscription(trx, row.id, {
