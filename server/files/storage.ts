@@ -349,30 +349,37 @@ function wildcard(req: Request): string {
   return String(req.params["*"] ?? "");
 }
 
-let storage: Storage | null = null;
+/** A storage set by setStorage; else the one built for the settings it was built from. */
+let chosen: Storage | null = null;
+let built: { settings: string; storage: Storage } | null = null;
 
 /**
  * The configured storage: S3 when S3_BUCKET is set, the local one otherwise. FILES_STORAGE
- * (`local` or `s3`) says it explicitly.
+ * (`local` or `s3`) says it explicitly. Built again when those settings change.
  */
 export function getStorage(): Storage {
-  if (storage) return storage;
+  if (chosen) return chosen;
   const s3 = s3ConfigFromEnv();
   const kind = setting("FILES_STORAGE") ?? (s3 ? "s3" : "local");
+  const dir = path.resolve(setting("FILES_DIR") ?? DEFAULT_DIR);
+  const settings = JSON.stringify([kind, dir, s3]);
+  if (built?.settings === settings) return built.storage;
+  let storage: Storage;
   if (kind === "s3") {
     if (!s3) throw new Error("FILES_STORAGE=s3 needs S3_BUCKET.");
     storage = new S3Storage(s3);
   } else if (kind === "local") {
-    storage = new LocalStorage(path.resolve(setting("FILES_DIR") ?? DEFAULT_DIR));
+    storage = new LocalStorage(dir);
   } else {
     throw new Error(`FILES_STORAGE=${kind} is not supported ("local" or "s3").`);
   }
+  built = { settings, storage };
   return storage;
 }
 
-/** For tests and embedding: use this storage from now on. */
+/** For tests and embedding: use this storage from now on (null: the configured one again). */
 export function setStorage(s: Storage | null): void {
-  storage = s;
+  chosen = s;
 }
 
 /**
