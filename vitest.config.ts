@@ -54,7 +54,7 @@ export default defineConfig({
     globalSetup: ["test/setup/global.ts"],
     pool: "forks",
     // A worker runs file after file in one process, node_modules loaded once (the official clients
-    // alone take 4 s to import); test/setup/each-file.ts gives each file fresh copies of our modules.
+    // alone take 4 s to import), and our modules too; test/setup/each-file.ts says what each file gets anew.
     isolate: false,
     fileParallelism: workers > 1,
     maxWorkers: workers,
