@@ -403,7 +403,8 @@ describe("customer portal", { timeout: 180_000 }, () => {
       const code = /sign-in code: ([A-Z0-9]{6})$/.exec((await latestMail(shared, { subject: /sign-in code/, after: asked })).subject)![1]!;
       await page.getByLabel("Code").fill(code);
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByTestId("signed-in-as").waitFor();
+      // Signed in as the member (the team's own email is another).
+      await expectText(page, "signed-in-as", shared);
       const session = await stack
         .knex("customer_sessions")
         .whereIn(

@@ -4,10 +4,11 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import {
   customerPortalCustomerSessionIntrospect,
+  customerPortalCustomerSessionGetAuthenticatedUser,
   customerPortalCustomersGet,
   customerPortalOrganizationsGet,
 } from "../../../generated/client/sdk.gen.js";
-import type { CustomerOrganizationData, CustomerPortalCustomer } from "../../../generated/client/types.gen.js";
+import type { CustomerOrganizationData, CustomerPortalCustomer, PortalAuthenticatedUser } from "../../../generated/client/types.gen.js";
 import { customerClient, publicClient } from "../api/client.js";
 import { ApiFailure, call } from "../api/errors.js";
 import { PortalContext, type Portal } from "../features/portal/context.js";
@@ -33,7 +34,14 @@ type State =
   | { kind: "missing" }
   | { kind: "error"; detail: string }
   | { kind: "signin"; storefront: CustomerOrganizationData; notice?: string }
-  | { kind: "ready"; storefront: CustomerOrganizationData; customer: CustomerPortalCustomer; token: string; returnUrl: string | null };
+  | {
+      kind: "ready";
+      storefront: CustomerOrganizationData;
+      customer: CustomerPortalCustomer;
+      user: PortalAuthenticatedUser;
+      token: string;
+      returnUrl: string | null;
+    };
 
 function Section({ id }: { id: SectionId }) {
   switch (id) {
@@ -84,11 +92,12 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
       const token = storedToken(slug);
       if (!token) return live && setState({ kind: "signin", storefront });
       try {
-        const [customer, session] = await Promise.all([
+        const [customer, session, user] = await Promise.all([
           call(customerPortalCustomersGet({ client: customerClient(token) })),
           call(customerPortalCustomerSessionIntrospect({ client: customerClient(token) })),
+          call(customerPortalCustomerSessionGetAuthenticatedUser({ client: customerClient(token) })),
         ]);
-        if (live) setState({ kind: "ready", storefront, customer, token, returnUrl: session.return_url });
+        if (live) setState({ kind: "ready", storefront, customer, user, token, returnUrl: session.return_url });
       } catch (err) {
         if (!live) return;
         if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) {
@@ -115,6 +124,7 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
       client: customerClient(state.token),
       storefront: state.storefront,
       customer: state.customer,
+      user: state.user,
       returnUrl: state.returnUrl,
       sections: state.storefront.organization.customer_portal_settings,
       setCustomer,

@@ -1,11 +1,12 @@
 // What every portal section gets: the customer session's client, the organization and its
-// products (the storefront), the customer, and which sections the organization offers.
+// products (the storefront), the customer and who is signed in, and which sections the organization offers.
 import { createContext, useContext } from "react";
 import type { Client } from "../../../../generated/client/client/index.js";
 import type {
   CustomerOrganizationData,
   CustomerPortalCustomer,
   OrganizationCustomerPortalSettings,
+  PortalAuthenticatedUser,
 } from "../../../../generated/client/types.gen.js";
 
 export interface Portal {
@@ -13,6 +14,8 @@ export interface Portal {
   client: Client;
   storefront: CustomerOrganizationData;
   customer: CustomerPortalCustomer;
+  /** Who is signed in: the customer, or a member of a team customer. */
+  user: PortalAuthenticatedUser;
   /** Where the "back" link takes the customer: the address the merchant opened the session with. */
   returnUrl: string | null;
   sections: OrganizationCustomerPortalSettings;

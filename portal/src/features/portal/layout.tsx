@@ -106,7 +106,7 @@ export function Opened<T>(props: {
 }
 
 export function PortalLayout(props: { section: SectionId; onSignOut: () => void; children: ReactNode }) {
-  const { client, storefront, customer, sections, returnUrl } = usePortal();
+  const { client, storefront, user, sections, returnUrl } = usePortal();
   const org = storefront.organization;
   // A team's members are shown where the organization has the Member model on (the section says when the customer is no team),
   // seats where it has seat-based pricing on, the wallet once the customer has a balance.
@@ -136,7 +136,7 @@ export function PortalLayout(props: { section: SectionId; onSignOut: () => void;
         </div>
         <div className="row">
           <span className="muted" data-testid="signed-in-as">
-            {customer.email}
+            {user.email}
           </span>
           <Button kind="link" onClick={props.onSignOut}>
             Sign out
