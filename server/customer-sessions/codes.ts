@@ -1,9 +1,8 @@
-// Sign-in to the customer portal by email code (Polar's customer-session request/authenticate):
-// a code of 6 characters goes by email to the organization's customer with that address (where the
-// Member model is on: its member, see signInMember); the code, exchanged once before it expires,
-// gives a customer (or member) session token. The answer to a request
-// is the same whether or not the email is a customer's (no way to probe who buys what). Requests
-// are limited per email and per client, failed codes per client (429 TooManyRequests).
+// Sign-in to the customer portal by email code (Polar's customer-session request/authenticate): a
+// 6-character code goes by email to the customer with that address (Member model on: its member,
+// signInMember); exchanged once before it expires, it gives a customer (or member) session token.
+// A request's answer is the same whether or not the email is known (nothing to probe). Requests are
+// limited per email and per client, failed codes per client (429 TooManyRequests).
 import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
