@@ -229,6 +229,7 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     await page.getByRole("heading", { name: "Sign in to your customer portal" }).waitFor();
     expect(await page.getByLabel("Email").inputValue()).toBe("linus@example.com");
     stack.allow(page, { status: 403, url: "/v1/customer-portal/customers/me" });
+    stack.allow(page, { status: 403, url: "/v1/customer-portal/customer-session/user" });
     await page.goto(`${stack.url}/${shop.org.slug}/portal?customer_session_token=${purchaseToken}`);
     await see(page, "Sign in with a code sent to your email to see everything you bought.");
   });

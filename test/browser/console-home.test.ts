@@ -113,6 +113,8 @@ describe("merchant console: Home and metrics", { timeout: 300_000 }, () => {
       await page.keyboard.type(digits, { delay: 30 });
     };
     await type("From", "03012025");
+    // The address takes the start before the end is typed (its re-render can cut the typing short).
+    await expect.poll(() => new URL(page.url()).searchParams.get("from")).toBe("2025-03-01");
     await type("To", "03312025");
     await page.getByRole("heading", { name: /^Mar 1, 2025 – Mar 31, 2025$/ }).waitFor();
     const search = new URL(page.url()).searchParams;
